@@ -1,0 +1,68 @@
+/**
+ * The chat-format port: how a model family is shown a conversation and how its raw
+ * output is read back. Engines produce raw text; a ChatFormat turns it into
+ * reasoning / text / tool-call events, once, for every engine.
+ */
+import type { ChatMessage } from './chat-message';
+
+/** A function tool as the model is told about it. */
+export interface ToolSpec {
+  name: string;
+  description?: string | null;
+  /** JSON Schema of the arguments object. */
+  parameters?: Record<string, unknown> | null;
+}
+
+/** The conversation as the model sees it, in Responses terms, already flattened to text. */
+export type ConversationItem =
+  | { type: 'message'; role: 'system' | 'developer' | 'user' | 'assistant'; text: string }
+  | { type: 'function_call'; call_id: string; name: string; arguments: string }
+  | { type: 'function_call_output'; call_id: string; output: string }
+  | { type: 'reasoning'; text: string };
+
+export interface RenderInput {
+  /** Request `instructions`: a system message placed first. */
+  instructions?: string | null;
+  items: ConversationItem[];
+  /** Tools the request enables; only these are described to the model. */
+  tools: ToolSpec[];
+}
+
+export interface Rendered {
+  messages: ChatMessage[];
+  /** The full text the model is shown, ending with the assistant generation prompt. */
+  prompt: string;
+}
+
+export type ParseEvent =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /** A `<think>` block closed. */
+  | { type: 'reasoning_done' }
+  /** A complete, valid call of an enabled tool. `arguments` is a JSON object serialized. */
+  | { type: 'tool_call'; name: string; arguments: string };
+
+export interface StreamParser {
+  /** Feed the next raw chunk; returns what became certain. Partial tags are held back. */
+  push(chunk: string): ParseEvent[];
+  /** The stream ended: flush what was held back (an unclosed tag is plain text / reasoning). */
+  end(): ParseEvent[];
+  /**
+   * Character ranges `[start, end)` of the raw stream that lay inside `<think>…</think>`,
+   * tags included. Used to count reasoning tokens. Complete after `end()`.
+   */
+  reasoningSpans(): Array<[number, number]>;
+}
+
+export interface ParserOptions {
+  /** Names of the tools the request enables; a call of any other name stays text. */
+  toolNames: ReadonlySet<string>;
+  /** The prompt already opened a `<think>` block (e.g. R1 distills): start in reasoning. */
+  startInReasoning?: boolean;
+}
+
+export interface ChatFormat {
+  readonly name: string;
+  render(input: RenderInput): Rendered;
+  createParser(options: ParserOptions): StreamParser;
+}

@@ -1,0 +1,62 @@
+/**
+ * The Engine port: what the server needs from an inference backend.
+ *
+ * An engine turns a rendered conversation into raw model text. It knows nothing of
+ * HTTP, Responses items or tool-call syntax: parsing `<think>` / `<tool_call>` happens
+ * once, in `chat/`, for every engine.
+ */
+import type { ChatMessage } from '../chat/chat-message';
+
+export interface ModelInfo {
+  id: string;
+  /** Unix seconds; stable per catalog entry. */
+  created: number;
+  owned_by: string;
+  /** Tokens the model can attend to (prompt + output). */
+  context_window: number;
+  /** Hidden from the UI's model picker (test models). */
+  hidden?: boolean;
+}
+
+export interface GenerateRequest {
+  model: string;
+  /** The conversation as role/content messages, tool definitions already rendered in. */
+  messages: ChatMessage[];
+  /** The same conversation as the exact text the model is shown (the chat template applied). */
+  prompt: string;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  /** Structured output constraint, already reduced to a JSON schema (or `{}` for any JSON object). */
+  jsonSchema?: Record<string, unknown>;
+  signal: AbortSignal;
+}
+
+/** One step of generation: raw text and the number of tokens it came from. */
+export interface EngineDelta {
+  text: string;
+  tokens: number;
+}
+
+export interface EngineUsage {
+  inputTokens: number;
+  /** Prompt tokens served from a prefix/KV cache. */
+  cachedTokens: number;
+}
+
+export interface Generation extends AsyncIterable<EngineDelta> {
+  /** Resolves once the prompt has been accepted; rejects with an ApiError (e.g. context overflow). */
+  readonly usage: Promise<EngineUsage>;
+}
+
+export interface Engine {
+  readonly name: string;
+  models(): ModelInfo[];
+  /**
+   * Starts generating. Iterating yields deltas until the model stops; aborting `signal`
+   * ends the iteration within one token (the iterator then returns normally).
+   * Errors thrown mid-stream are engine failures.
+   */
+  generate(request: GenerateRequest): Generation;
+}
