@@ -5,6 +5,7 @@
  * HTTP, Responses items or tool-call syntax: parsing `<think>` / `<tool_call>` happens
  * once, in `chat/`, for every engine.
  */
+import type { ConversationItem } from '../chat/chat-format';
 import type { ChatMessage } from '../chat/chat-message';
 
 export interface ModelInfo {
@@ -14,6 +15,8 @@ export interface ModelInfo {
   owned_by: string;
   /** Tokens the model can attend to (prompt + output). */
   context_window: number;
+  /** Which `chat/` format renders prompts and parses output for this model (e.g. `qwen`). */
+  chat_format: string;
   /** Hidden from the UI's model picker (test models). */
   hidden?: boolean;
 }
@@ -24,7 +27,11 @@ export interface GenerateRequest {
   messages: ChatMessage[];
   /** The same conversation as the exact text the model is shown (the chat template applied). */
   prompt: string;
+  /** The same conversation as Responses items (what the scripted test model reads). */
+  conversation: ConversationItem[];
   maxOutputTokens?: number;
+  /** `auto` lets the model choose; `required`/a name ask for a call (engines with grammars can force it). */
+  toolChoice?: 'auto' | 'required' | { name: string };
   temperature?: number;
   topP?: number;
   stop?: string[];
@@ -45,14 +52,20 @@ export interface EngineUsage {
   cachedTokens: number;
 }
 
+export type FinishReason = 'stop' | 'length' | 'abort';
+
 export interface Generation extends AsyncIterable<EngineDelta> {
   /** Resolves once the prompt has been accepted; rejects with an ApiError (e.g. context overflow). */
   readonly usage: Promise<EngineUsage>;
+  /** Why the iteration ended: the model stopped, `maxOutputTokens` was reached, or the signal aborted. */
+  finishReason(): FinishReason;
 }
 
 export interface Engine {
   readonly name: string;
   models(): ModelInfo[];
+  /** Prompt length in this model's tokens, checked against its context window before a response starts. */
+  countTokens(model: string, prompt: string): Promise<number>;
   /**
    * Starts generating. Iterating yields deltas until the model stops; aborting `signal`
    * ends the iteration within one token (the iterator then returns normally).

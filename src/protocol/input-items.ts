@@ -1,0 +1,80 @@
+/**
+ * Zod schemas for what a client may send as `input` (and what `item_reference` resolves to).
+ * Objects are strict: an unknown field is a 400 naming it, never silently dropped.
+ */
+import { z } from 'zod';
+
+const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
+
+export const InputTextPart = z.strictObject({ type: z.literal('input_text'), text: z.string() });
+export const InputImagePart = z.strictObject({
+  type: z.literal('input_image'),
+  image_url: z.string().nullish(),
+  file_id: z.string().nullish(),
+  detail: z.enum(['low', 'high', 'auto', 'original']).default('auto'),
+});
+const Annotation = z.record(z.string(), z.unknown());
+export const OutputTextPart = z.strictObject({
+  type: z.literal('output_text'),
+  text: z.string(),
+  annotations: z.array(Annotation).default([]),
+  logprobs: z.array(z.unknown()).optional(),
+});
+export const RefusalPart = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
+
+const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, OutputTextPart, RefusalPart]);
+
+export const InputMessage = z.strictObject({
+  type: z.literal('message').default('message'),
+  id: z.string().nullish(),
+  role: z.enum(['user', 'assistant', 'system', 'developer']),
+  content: z.union([z.string(), z.array(MessageContentPart)]),
+  status: itemStatus,
+  phase: z.enum(['commentary', 'final_answer']).nullish(),
+});
+
+export const FunctionCallItem = z.strictObject({
+  type: z.literal('function_call'),
+  id: z.string().nullish(),
+  call_id: z.string().min(1),
+  name: z.string().min(1),
+  arguments: z.string(),
+  status: itemStatus,
+});
+
+export const FunctionCallOutputItem = z.strictObject({
+  type: z.literal('function_call_output'),
+  id: z.string().nullish(),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [InputTextPart, InputImagePart]))]),
+  status: itemStatus,
+});
+
+const ReasoningText = z.strictObject({ type: z.literal('reasoning_text'), text: z.string() });
+const SummaryText = z.strictObject({ type: z.literal('summary_text'), text: z.string() });
+export const ReasoningItem = z.strictObject({
+  type: z.literal('reasoning'),
+  id: z.string().nullish(),
+  summary: z.array(SummaryText).default([]),
+  content: z.array(ReasoningText).nullish(),
+  encrypted_content: z.string().nullish(),
+  status: itemStatus,
+});
+
+export const ItemReference = z.strictObject({
+  type: z.literal('item_reference'),
+  id: z.string().min(1),
+});
+
+/** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
+export const InputItem = z.preprocess(
+  (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
+  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, ItemReference]),
+);
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export type InputItem = z.infer<typeof InputItem>;
+export type InputMessage = z.infer<typeof InputMessage>;

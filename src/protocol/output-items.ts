@@ -1,0 +1,90 @@
+/**
+ * Items as the server returns them: in `response.output`, in stream events and in
+ * `input_items` listings. Every item has an id that is the same in all three places.
+ */
+import { z } from 'zod';
+
+export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
+
+export const UrlCitation = z.object({
+  type: z.literal('url_citation'),
+  url: z.string(),
+  title: z.string(),
+  start_index: z.number().int(),
+  end_index: z.number().int(),
+});
+
+export const OutputText = z.object({
+  type: z.literal('output_text'),
+  text: z.string(),
+  annotations: z.array(UrlCitation),
+  logprobs: z.array(z.never()).optional(),
+});
+export type OutputText = z.infer<typeof OutputText>;
+
+export const Refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
+export const InputText = z.object({ type: z.literal('input_text'), text: z.string() });
+export const InputImage = z.object({
+  type: z.literal('input_image'),
+  image_url: z.string().nullable(),
+  file_id: z.string().nullable(),
+  detail: z.enum(['low', 'high', 'auto', 'original']),
+});
+export const ReasoningText = z.object({ type: z.literal('reasoning_text'), text: z.string() });
+export type ReasoningText = z.infer<typeof ReasoningText>;
+
+/** An assistant message the model produced. */
+export const OutputMessage = z.object({
+  type: z.literal('message'),
+  id: z.string(),
+  role: z.literal('assistant'),
+  status: ItemStatus,
+  content: z.array(z.union([OutputText, Refusal])),
+});
+export type OutputMessage = z.infer<typeof OutputMessage>;
+
+/** A message the client sent (listed by `input_items`). */
+export const StoredInputMessage = z.object({
+  type: z.literal('message'),
+  id: z.string(),
+  role: z.enum(['user', 'system', 'developer']),
+  status: ItemStatus,
+  content: z.array(z.union([InputText, InputImage])),
+});
+export type StoredInputMessage = z.infer<typeof StoredInputMessage>;
+
+export const FunctionCall = z.object({
+  type: z.literal('function_call'),
+  id: z.string(),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: ItemStatus,
+});
+export type FunctionCall = z.infer<typeof FunctionCall>;
+
+export const FunctionCallOutput = z.object({
+  type: z.literal('function_call_output'),
+  id: z.string(),
+  call_id: z.string(),
+  output: z.union([z.string(), z.array(z.union([InputText, InputImage]))]),
+  status: ItemStatus,
+});
+export type FunctionCallOutput = z.infer<typeof FunctionCallOutput>;
+
+export const Reasoning = z.object({
+  type: z.literal('reasoning'),
+  id: z.string(),
+  summary: z.array(z.object({ type: z.literal('summary_text'), text: z.string() })),
+  content: z.array(ReasoningText),
+  status: ItemStatus.optional(),
+});
+export type Reasoning = z.infer<typeof Reasoning>;
+
+/** What the model emits into `response.output`. */
+export const OutputItem = z.discriminatedUnion('type', [OutputMessage, FunctionCall, Reasoning]);
+export type OutputItem = z.infer<typeof OutputItem>;
+
+/** Any stored conversation item: inputs the client sent, or outputs replayed as input. */
+export const StoredItem = z.union([OutputMessage, StoredInputMessage, FunctionCall, FunctionCallOutput, Reasoning]);
+export type StoredItem = z.infer<typeof StoredItem>;

@@ -1,0 +1,90 @@
+/**
+ * Every stream event the server emits. `sequence_number` starts at 0 and increases by one
+ * per event of a response; the SSE `event:` line always equals `type`.
+ */
+import { z } from 'zod';
+import { FunctionCall, OutputItem, OutputText, ReasoningText, UrlCitation } from './output-items';
+import { ResponseObject } from './response-object';
+
+const seq = { sequence_number: z.number().int().min(0) };
+const at = { item_id: z.string(), output_index: z.number().int() };
+const part = { ...at, content_index: z.number().int() };
+
+const lifecycle = <T extends string>(type: T) => z.object({ type: z.literal(type), ...seq, response: ResponseObject });
+
+export const ResponseCreated = lifecycle('response.created');
+export const ResponseQueued = lifecycle('response.queued');
+export const ResponseInProgress = lifecycle('response.in_progress');
+export const ResponseCompleted = lifecycle('response.completed');
+export const ResponseIncomplete = lifecycle('response.incomplete');
+export const ResponseFailed = lifecycle('response.failed');
+
+export const OutputItemAdded = z.object({ type: z.literal('response.output_item.added'), ...seq, output_index: z.number().int(), item: OutputItem });
+export const OutputItemDone = z.object({ type: z.literal('response.output_item.done'), ...seq, output_index: z.number().int(), item: OutputItem });
+
+const ContentPart = z.union([OutputText, ReasoningText]);
+export const ContentPartAdded = z.object({ type: z.literal('response.content_part.added'), ...seq, ...part, part: ContentPart });
+export const ContentPartDone = z.object({ type: z.literal('response.content_part.done'), ...seq, ...part, part: ContentPart });
+
+export const OutputTextDelta = z.object({ type: z.literal('response.output_text.delta'), ...seq, ...part, delta: z.string(), logprobs: z.array(z.never()) });
+export const OutputTextDone = z.object({ type: z.literal('response.output_text.done'), ...seq, ...part, text: z.string(), logprobs: z.array(z.never()) });
+export const OutputTextAnnotationAdded = z.object({
+  type: z.literal('response.output_text.annotation.added'),
+  ...seq,
+  ...part,
+  annotation_index: z.number().int(),
+  annotation: UrlCitation,
+});
+
+export const ReasoningTextDelta = z.object({ type: z.literal('response.reasoning_text.delta'), ...seq, ...part, delta: z.string() });
+export const ReasoningTextDone = z.object({ type: z.literal('response.reasoning_text.done'), ...seq, ...part, text: z.string() });
+
+export const FunctionCallArgumentsDelta = z.object({ type: z.literal('response.function_call_arguments.delta'), ...seq, ...at, delta: z.string() });
+export const FunctionCallArgumentsDone = z.object({
+  type: z.literal('response.function_call_arguments.done'),
+  ...seq,
+  ...at,
+  name: FunctionCall.shape.name,
+  arguments: z.string(),
+});
+
+/** Carries OpenAI's top-level fields and the Open Responses `error` payload together. */
+export const ErrorEvent = z.object({
+  type: z.literal('error'),
+  ...seq,
+  code: z.string().nullable(),
+  message: z.string(),
+  param: z.string().nullable(),
+  error: z.object({ type: z.string(), code: z.string().nullable(), message: z.string(), param: z.string().nullable() }),
+});
+
+export const StreamEvent = z.discriminatedUnion('type', [
+  ResponseCreated,
+  ResponseQueued,
+  ResponseInProgress,
+  ResponseCompleted,
+  ResponseIncomplete,
+  ResponseFailed,
+  OutputItemAdded,
+  OutputItemDone,
+  ContentPartAdded,
+  ContentPartDone,
+  OutputTextDelta,
+  OutputTextDone,
+  OutputTextAnnotationAdded,
+  ReasoningTextDelta,
+  ReasoningTextDone,
+  FunctionCallArgumentsDelta,
+  FunctionCallArgumentsDone,
+  ErrorEvent,
+]);
+export type StreamEvent = z.infer<typeof StreamEvent>;
+
+/** An event before the log gives it its sequence number. */
+export type UnsequencedEvent = StreamEvent extends infer E ? (E extends StreamEvent ? Omit<E, 'sequence_number'> : never) : never;
+
+export const TERMINAL_EVENT_TYPES: ReadonlySet<StreamEvent['type']> = new Set([
+  'response.completed',
+  'response.incomplete',
+  'response.failed',
+]);

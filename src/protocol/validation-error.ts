@@ -1,0 +1,136 @@
+/**
+ * Turns the first zod issue into an OpenAI-style 400: the message names the parameter in
+ * OpenAI's path notation (`tools[0].type`, `metadata.key`) and says what was expected.
+ */
+import type { z } from 'zod';
+import { ApiError, invalidRequest } from '../shared/api-error';
+
+/** `['input', 0, 'content']` → `input[0].content` */
+export function paramPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a decimal';
+  return `a ${typeof value}`;
+}
+
+function expectedName(expected: string): string {
+  switch (expected) {
+    case 'number':
+      return 'a decimal';
+    case 'int':
+      return 'an integer';
+    case 'array':
+      return 'an array';
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${expected}`;
+  }
+}
+
+function quoteList(values: ReadonlyArray<unknown>): string {
+  const quoted = values.filter((v) => v !== undefined && v !== null).map((v) => `'${String(v)}'`);
+  if (quoted.length <= 1) return quoted.join('');
+  return `${quoted.slice(0, -1).join(', ')} and ${quoted[quoted.length - 1]}`;
+}
+
+function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let v: unknown = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/** The OpenAI-shaped 400 for a failed parse of `input` (the raw request value). */
+export function validationError(error: z.ZodError, input: unknown): ApiError {
+  const issue = error.issues[0];
+  if (!issue) return invalidRequest('Invalid request.');
+  const param = paramPath(issue.path);
+  const value = valueAt(input, issue.path);
+
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const key = paramPath([...issue.path, issue.keys[0] ?? '']);
+      return invalidRequest(`Unknown parameter: '${key}'.`, key, 'unknown_parameter');
+    }
+    case 'invalid_type':
+      if (value === undefined)
+        return invalidRequest(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
+      return invalidRequest(
+        `Invalid type for '${param}': expected ${expectedName(issue.expected)}, but got ${describe(value)} instead.`,
+        param,
+        'invalid_type',
+      );
+    case 'invalid_union': {
+      if ('note' in issue && issue.note === 'No matching discriminator') {
+        const options = 'options' in issue && Array.isArray(issue.options) ? issue.options : [];
+        const what = param.endsWith('.type') && param.startsWith('tools') ? 'Unsupported tool type' : 'Invalid value';
+        return invalidRequest(
+          `${what}: '${String(value)}' in '${param}'. Supported values are: ${quoteList(options)}.`,
+          param,
+          'invalid_value',
+        );
+      }
+      return invalidRequest(`Invalid value for '${param}': ${describe(value)} matches none of the accepted forms.`, param, 'invalid_value');
+    }
+    case 'invalid_value':
+      return invalidRequest(
+        `Invalid value: '${String(value)}'. Supported values are: ${quoteList(issue.values)}.`,
+        param,
+        'invalid_value',
+      );
+    case 'too_big':
+    case 'too_small': {
+      const above = issue.code === 'too_big';
+      const limit = issue.code === 'too_big' ? issue.maximum : issue.minimum;
+      if (issue.origin === 'string') {
+        const len = typeof value === 'string' ? value.length : 0;
+        return invalidRequest(
+          `Invalid '${param}': string too ${above ? 'long' : 'short'}. Expected a string with ${above ? 'maximum' : 'minimum'} length ${String(limit)}, but got a string with length ${len} instead.`,
+          param,
+          above ? 'string_above_max_length' : 'string_below_min_length',
+        );
+      }
+      if (issue.origin === 'array') {
+        return invalidRequest(
+          `Invalid '${param}': array too ${above ? 'long' : 'short'}. Expected an array with ${above ? 'maximum' : 'minimum'} length ${String(limit)}.`,
+          param,
+          above ? 'array_above_max_length' : 'array_below_min_length',
+        );
+      }
+      const kind = Number.isInteger(value) ? 'integer' : 'decimal';
+      return invalidRequest(
+        `Invalid '${param}': ${kind} ${above ? 'above maximum' : 'below minimum'} value. Expected a value ${above ? '<=' : '>='} ${String(limit)}, but got ${String(value)} instead.`,
+        param,
+        `${kind}_${above ? 'above_max' : 'below_min'}_value`,
+      );
+    }
+    case 'custom': {
+      if (issue.message.startsWith('UNSUPPORTED:'))
+        return invalidRequest(`Unsupported parameter: '${param}'. ${issue.message.slice(12)}`, param, 'unsupported_parameter');
+      if (issue.message === 'METADATA_KEYS') {
+        const n = value && typeof value === 'object' ? Object.keys(value).length : 0;
+        return invalidRequest(
+          `Invalid '${param}': too many properties. Expected an object with at most 16 properties, but got an object with ${n} properties instead.`,
+          param,
+          'object_above_max_properties',
+        );
+      }
+      return invalidRequest(`Invalid '${param}': ${issue.message}`, param, 'invalid_value');
+    }
+    default:
+      return invalidRequest(`Invalid '${param}': ${issue.message}`, param || null, 'invalid_value');
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What the model sees: the `previous_response_id` chain (each response's input, then its
+ * output), then the new input — flattened to text for the chat format.
+ */
+import type { ConversationItem } from '../chat/chat-format';
+import type { StoredItem } from '../protocol/output-items';
+import { TERMINAL_STATUSES } from '../protocol/response-object';
+import type { ResponseStore } from '../store/response-store';
+import { invalidRequest, notFound } from '../shared/api-error';
+
+/** Items of the whole chain ending at `previousId`, oldest first. */
+export async function chainItems(store: ResponseStore, previousId: string | null | undefined): Promise<StoredItem[]> {
+  const turns: StoredItem[][] = [];
+  let id = previousId ?? null;
+  let first = true;
+  while (id) {
+    const response = await store.get(id);
+    if (!response)
+      throw first
+        ? notFound(`Previous response with id '${id}' not found.`, 'previous_response_id', 'previous_response_not_found')
+        : notFound(`Response '${id}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', 'previous_response_not_found');
+    if (first && !TERMINAL_STATUSES.has(response.status))
+      throw invalidRequest(
+        `Previous response with id '${id}' is still ${response.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
+        'previous_response_id',
+        'previous_response_in_progress',
+      );
+    turns.unshift([...(await store.inputItems(id)), ...response.output]);
+    id = response.previous_response_id;
+    first = false;
+  }
+  return turns.flat();
+}
+
+function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {
+  return parts
+    .filter((p) => typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+/** Stored items as the chat format reads them (images are left out: our models read text). */
+export function toConversation(items: StoredItem[]): ConversationItem[] {
+  return items.map((item): ConversationItem => {
+    switch (item.type) {
+      case 'message':
+        return {
+          type: 'message',
+          role: item.role,
+          text: item.content.map((c) => (c.type === 'refusal' ? c.refusal : 'text' in c ? c.text : '')).filter(Boolean).join('\n'),
+        };
+      case 'function_call':
+        return { type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments };
+      case 'function_call_output':
+        return { type: 'function_call_output', call_id: item.call_id, output: typeof item.output === 'string' ? item.output : partsText(item.output) };
+      case 'reasoning':
+        return { type: 'reasoning', text: item.content.length ? partsText(item.content) : partsText(item.summary) };
+    }
+  });
+}
+
+/** Every function_call_output must answer a function_call the conversation contains (OpenAI's rule). */
+export function checkToolOutputs(history: StoredItem[], input: StoredItem[]): void {
+  const calls = new Set([...history, ...input].flatMap((i) => (i.type === 'function_call' ? [i.call_id] : [])));
+  input.forEach((item, i) => {
+    if (item.type === 'function_call_output' && !calls.has(item.call_id))
+      throw invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, `input[${i}].call_id`, 'invalid_value');
+  });
+}

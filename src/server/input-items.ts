@@ -1,0 +1,70 @@
+/**
+ * Request input → stored items: ids assigned, string content normalized to parts,
+ * `item_reference`s resolved. What is stored is what `input_items` lists later.
+ */
+import type { InputItem } from '../protocol/input-items';
+import type { StoredItem } from '../protocol/output-items';
+import { invalidRequest, notFound } from '../shared/api-error';
+import { newId } from '../shared/ids';
+
+export type FindItem = (id: string) => Promise<StoredItem | undefined>;
+
+export async function normalizeInput(input: string | InputItem[] | undefined, findItem: FindItem): Promise<StoredItem[]> {
+  if (input === undefined) return [];
+  if (typeof input === 'string')
+    return [{ type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
+  const out: StoredItem[] = [];
+  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, findItem));
+  return out;
+}
+
+async function normalizeItem(item: InputItem, i: number, findItem: FindItem): Promise<StoredItem> {
+  switch (item.type) {
+    case 'message': {
+      const id = item.id ?? newId('msg');
+      const parts = typeof item.content === 'string' ? [{ type: 'input_text' as const, text: item.content }] : item.content;
+      if (item.role === 'assistant') {
+        const content = parts.map((part, j) => {
+          if (part.type === 'input_text' || part.type === 'output_text') return { type: 'output_text' as const, text: part.text, annotations: [] };
+          if (part.type === 'refusal') return part;
+          throw invalidRequest(`Invalid content part in an assistant message: '${part.type}'. Use 'output_text' or 'refusal'.`, `input[${i}].content[${j}].type`, 'invalid_value');
+        });
+        return { type: 'message', id, role: 'assistant', status: 'completed', content };
+      }
+      const content = parts.map((part, j) => {
+        if (part.type === 'input_text') return part;
+        if (part.type === 'input_image') return { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail };
+        throw invalidRequest(
+          `Invalid content part in a ${item.role} message: '${part.type}'. Use 'input_text' or 'input_image'.`,
+          `input[${i}].content[${j}].type`,
+          'invalid_value',
+        );
+      });
+      return { type: 'message', id, role: item.role, status: 'completed', content };
+    }
+    case 'function_call':
+      return { type: 'function_call', id: item.id ?? newId('fc'), call_id: item.call_id, name: item.name, arguments: item.arguments, status: 'completed' };
+    case 'function_call_output':
+      return {
+        type: 'function_call_output',
+        id: item.id ?? newId('fco'),
+        call_id: item.call_id,
+        output:
+          typeof item.output === 'string'
+            ? item.output
+            : item.output.map((part) =>
+                part.type === 'input_text'
+                  ? part
+                  : { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail },
+              ),
+        status: 'completed',
+      };
+    case 'reasoning':
+      return { type: 'reasoning', id: item.id ?? newId('rs'), summary: item.summary, content: item.content ?? [], status: 'completed' };
+    case 'item_reference': {
+      const found = await findItem(item.id);
+      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, 'item_not_found');
+      return found;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Turns parsed model output into Responses output items and their stream events, in the
+ * order OpenAI streams them: `output_item.added` → `content_part.added` → deltas →
+ * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
+ */
+import type { ParseEvent } from '../chat/chat-format';
+import type { FunctionCall, OutputItem, OutputMessage, Reasoning } from '../protocol/output-items';
+import type { UnsequencedEvent } from '../protocol/stream-events';
+import { newId } from '../shared/ids';
+
+type Emit = (event: UnsequencedEvent) => void;
+
+type Open =
+  | { kind: 'message'; index: number; item: OutputMessage; text: string }
+  | { kind: 'reasoning'; index: number; item: Reasoning; text: string };
+
+export class OutputBuilder {
+  readonly output: OutputItem[] = [];
+  private open: Open | null = null;
+  /** Whitespace between items is held until real text follows, so no whitespace-only messages appear. */
+  private pendingSpace = '';
+
+  constructor(private readonly emit: Emit) {}
+
+  get functionCalls(): FunctionCall[] {
+    return this.output.filter((i): i is FunctionCall => i.type === 'function_call');
+  }
+
+  accept(event: ParseEvent): void {
+    switch (event.type) {
+      case 'text':
+        return this.text(event.text);
+      case 'reasoning':
+        return this.reasoning(event.text);
+      case 'reasoning_done':
+        if (this.open?.kind === 'reasoning') this.closeOpen('completed');
+        return;
+      case 'tool_call':
+        return this.toolCall(event.name, event.arguments);
+    }
+  }
+
+  /** Closes whatever is open; `incomplete` when generation was cut short. */
+  finish(status: 'completed' | 'incomplete'): void {
+    this.closeOpen(status);
+    this.pendingSpace = '';
+  }
+
+  private text(text: string): void {
+    if (this.open?.kind !== 'message') {
+      const all = this.pendingSpace + text;
+      if (all.trim() === '') {
+        this.pendingSpace = all;
+        return;
+      }
+      this.pendingSpace = '';
+      this.openMessage();
+      text = all;
+    }
+    const open = this.open as Extract<Open, { kind: 'message' }>;
+    open.text += text;
+    this.emit({ type: 'response.output_text.delta', item_id: open.item.id, output_index: open.index, content_index: 0, delta: text, logprobs: [] });
+  }
+
+  private reasoning(text: string): void {
+    if (this.open?.kind !== 'reasoning') this.openReasoning();
+    const open = this.open as Extract<Open, { kind: 'reasoning' }>;
+    open.text += text;
+    this.emit({ type: 'response.reasoning_text.delta', item_id: open.item.id, output_index: open.index, content_index: 0, delta: text });
+  }
+
+  private toolCall(name: string, args: string): void {
+    this.closeOpen('completed');
+    this.pendingSpace = '';
+    const item: FunctionCall = { type: 'function_call', id: newId('fc'), call_id: newId('call'), name, arguments: '', status: 'in_progress' };
+    const index = this.output.push(item) - 1;
+    this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item } });
+    this.emit({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: args });
+    this.emit({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name, arguments: args });
+    item.arguments = args;
+    item.status = 'completed';
+    this.emit({ type: 'response.output_item.done', output_index: index, item: { ...item } });
+  }
+
+  private openMessage(): void {
+    this.closeOpen('completed');
+    const item: OutputMessage = { type: 'message', id: newId('msg'), role: 'assistant', status: 'in_progress', content: [] };
+    const index = this.output.push(item) - 1;
+    this.open = { kind: 'message', index, item, text: '' };
+    this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item, content: [] } });
+    this.emit({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+  }
+
+  private openReasoning(): void {
+    this.closeOpen('completed');
+    const item: Reasoning = { type: 'reasoning', id: newId('rs'), summary: [], content: [], status: 'in_progress' };
+    const index = this.output.push(item) - 1;
+    this.open = { kind: 'reasoning', index, item, text: '' };
+    this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item, content: [] } });
+    this.emit({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: { type: 'reasoning_text', text: '' } });
+  }
+
+  private closeOpen(status: 'completed' | 'incomplete'): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = null;
+    const { item, index, text } = open;
+    if (open.kind === 'message') {
+      const part = { type: 'output_text' as const, text, annotations: [] };
+      this.emit({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
+      this.emit({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
+      open.item.content = [part];
+    } else {
+      const part = { type: 'reasoning_text' as const, text };
+      this.emit({ type: 'response.reasoning_text.done', item_id: item.id, output_index: index, content_index: 0, text });
+      this.emit({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
+      open.item.content = [part];
+    }
+    item.status = status;
+    this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
+  }
+
+  /** A snapshot of the output so far, with open items showing their partial text. */
+  snapshot(): OutputItem[] {
+    return this.output.map((item) => {
+      const open = this.open;
+      if (open && open.item === item) {
+        if (open.kind === 'message') return { ...open.item, content: [{ type: 'output_text' as const, text: open.text, annotations: [] }] };
+        return { ...open.item, content: [{ type: 'reasoning_text' as const, text: open.text }] };
+      }
+      return structuredClone(item);
+    });
+  }
+}

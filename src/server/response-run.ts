@@ -1,0 +1,250 @@
+/**
+ * The lifecycle of one response: wait for the engine, generate, parse, emit events, and end
+ * in exactly one terminal state that is persisted — never left `in_progress`.
+ *
+ * Stopping is one path: the run's AbortController, aborted with a StopReason (cancel,
+ * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
+ * shutdown → `failed` (interrupted); delete → nothing more is written.
+ */
+import type { ChatFormat, ConversationItem, ToolSpec } from '../chat/chat-format';
+import type { Engine, GenerateRequest } from '../engine/engine';
+import type { CreateResponseRequest } from '../protocol/create-request';
+import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
+import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
+import type { ResponseStore } from '../store/response-store';
+import { toApiErrorData } from '../shared/api-error';
+import type { EngineQueue } from './engine-queue';
+import { LiveLog } from './live-log';
+import { OutputBuilder } from './output-builder';
+
+export type StopReason = 'cancel' | 'delete' | 'disconnect' | 'shutdown';
+
+export interface RunContext {
+  request: CreateResponseRequest;
+  engine: Engine;
+  format: ChatFormat;
+  queue: EngineQueue;
+  conversation: ConversationItem[];
+  /** Persist at all (`store !== false`). */
+  store: ResponseStore | null;
+  /** Keep an event log in storage (streamed or background responses). */
+  logEvents: boolean;
+  now: () => number;
+  /** How often buffered events are flushed to storage while generating. */
+  flushMs: number;
+}
+
+export class ResponseRun {
+  readonly log = new LiveLog();
+  readonly done: Promise<ResponseObject>;
+  private readonly controller = new AbortController();
+  private builder: OutputBuilder;
+  private response: ResponseObject;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    initial: ResponseObject,
+    private readonly ctx: RunContext,
+  ) {
+    this.response = initial;
+    this.builder = new OutputBuilder((e) => this.emit(e));
+    this.done = this.execute();
+  }
+
+  get id(): string {
+    return this.response.id;
+  }
+
+  /** The response as it stands, partial output included. */
+  snapshot(): ResponseObject {
+    const output = this.builder.snapshot();
+    return { ...this.response, output, output_text: textOf(output) };
+  }
+
+  stop(reason: StopReason): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  private get stopReason(): StopReason | null {
+    return this.controller.signal.aborted ? (this.controller.signal.reason as StopReason) : null;
+  }
+
+  private emit(event: UnsequencedEvent): StreamEvent {
+    const sequenced = this.log.append(event);
+    if (this.ctx.logEvents && this.ctx.store && this.flushTimer === null)
+      this.flushTimer = setTimeout(() => this.flush(), this.ctx.flushMs);
+    return sequenced;
+  }
+
+  private emitLifecycle(type: 'response.created' | 'response.queued' | 'response.in_progress'): void {
+    this.emit({ type, response: this.snapshot() });
+  }
+
+  /** Appends buffered events in one transaction; serialized so the log is written in order. */
+  private flush(): Promise<void> {
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const store = this.ctx.store;
+    if (!store || !this.ctx.logEvents) return this.flushing;
+    const events = this.log.takeUnsaved();
+    if (events.length > 0) this.flushing = this.flushing.then(() => store.appendEvents(this.id, events));
+    return this.flushing;
+  }
+
+  private async execute(): Promise<ResponseObject> {
+    const { queue } = this.ctx;
+    const signal = this.controller.signal;
+    this.emitLifecycle('response.created');
+    if (this.response.status === 'queued') this.emitLifecycle('response.queued');
+
+    let release: (() => void) | null = null;
+    try {
+      release = await queue.acquire(signal);
+    } catch {
+      return this.finish(this.stopped());
+    }
+    try {
+      if (this.response.status === 'queued') {
+        this.response = { ...this.response, status: 'in_progress' };
+        await this.ctx.store?.save(this.response, []);
+      }
+      this.emitLifecycle('response.in_progress');
+      return await this.finish(await this.generate());
+    } catch (err) {
+      const data = toApiErrorData(err);
+      return this.finish({ status: 'failed', error: { code: 'server_error', message: data.message } });
+    } finally {
+      release();
+    }
+  }
+
+  private stopped(): Outcome {
+    switch (this.stopReason) {
+      case 'cancel':
+        return { status: 'cancelled' };
+      case 'disconnect':
+        return { status: 'incomplete' };
+      case 'delete':
+        return { status: 'cancelled', deleted: true };
+      default:
+        return { status: 'failed', error: { code: 'server_error', message: INTERRUPTED } };
+    }
+  }
+
+  private async generate(): Promise<Outcome> {
+    const { request, engine, format, conversation } = this.ctx;
+    const choice = request.tool_choice ?? 'auto';
+    const tools: ToolSpec[] =
+      choice === 'none' ? [] : (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+    const rendered = format.render({ instructions: request.instructions, items: conversation, tools });
+    const parser = format.createParser({ toolNames: new Set(tools.map((t) => t.name)) });
+
+    // The engine stops on our signal, on the run's, or once a single allowed call is complete.
+    const generation = new AbortController();
+    const onStop = () => generation.abort();
+    this.controller.signal.addEventListener('abort', onStop, { once: true });
+
+    const generateRequest: GenerateRequest = {
+      model: request.model,
+      messages: rendered.messages,
+      prompt: rendered.prompt,
+      conversation,
+      signal: generation.signal,
+      ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
+      ...(request.temperature != null ? { temperature: request.temperature } : {}),
+      ...(request.top_p != null ? { topP: request.top_p } : {}),
+      ...(choice === 'required' ? { toolChoice: 'required' as const } : typeof choice === 'object' ? { toolChoice: { name: choice.name } } : {}),
+      ...jsonConstraint(request),
+    };
+    try {
+      const stream = engine.generate(generateRequest);
+      const usage = await stream.usage;
+      const deltas: Array<[number, number, number]> = [];
+      let position = 0;
+      let outputTokens = 0;
+      for await (const delta of stream) {
+        deltas.push([position, position + delta.text.length, delta.tokens]);
+        position += delta.text.length;
+        outputTokens += delta.tokens;
+        for (const event of parser.push(delta.text)) this.builder.accept(event);
+        if (request.parallel_tool_calls === false && this.builder.functionCalls.length > 0) generation.abort();
+      }
+      for (const event of parser.end()) this.builder.accept(event);
+
+      const reasoningTokens = deltas
+        .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
+        .reduce((sum, [, , tokens]) => sum + tokens, 0);
+      const usageInfo: Usage = {
+        input_tokens: usage.inputTokens,
+        input_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: 0 },
+        output_tokens: outputTokens,
+        output_tokens_details: { reasoning_tokens: reasoningTokens },
+        total_tokens: usage.inputTokens + outputTokens,
+      };
+      if (this.stopReason) return { ...this.stopped(), usage: usageInfo };
+      if (stream.finishReason() === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usageInfo };
+      return { status: 'completed', usage: usageInfo };
+    } finally {
+      this.controller.signal.removeEventListener('abort', onStop);
+    }
+  }
+
+  private async finish(outcome: Outcome): Promise<ResponseObject> {
+    this.builder.finish(outcome.status === 'completed' ? 'completed' : 'incomplete');
+    const output = this.builder.snapshot();
+    this.response = {
+      ...this.response,
+      status: outcome.status,
+      output,
+      output_text: textOf(output),
+      completed_at: outcome.status === 'completed' ? this.ctx.now() : null,
+      error: outcome.error ?? null,
+      incomplete_details: outcome.reason ? { reason: outcome.reason } : null,
+      usage: outcome.usage ?? null,
+    };
+    const terminal = TERMINAL_EVENT[outcome.status];
+    if (terminal) this.emit({ type: terminal, response: this.response });
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    // The final snapshot and the rest of the log land in one transaction.
+    const rest = this.log.takeUnsaved();
+    if (this.ctx.store && !outcome.deleted) {
+      await this.flushing.catch(() => undefined);
+      await this.ctx.store.save(this.response, this.ctx.logEvents ? rest : []);
+    }
+    this.log.close();
+    return this.response;
+  }
+}
+
+interface Outcome {
+  status: ResponseStatus;
+  error?: { code: 'server_error'; message: string };
+  reason?: 'max_output_tokens';
+  usage?: Usage;
+  deleted?: boolean;
+}
+
+export const INTERRUPTED =
+  'The response was interrupted because the local runtime stopped (the tab running it was closed or reloaded). Send the request again.';
+
+const TERMINAL_EVENT: Partial<Record<ResponseStatus, 'response.completed' | 'response.incomplete' | 'response.failed'>> = {
+  completed: 'response.completed',
+  incomplete: 'response.incomplete',
+  failed: 'response.failed',
+};
+
+function textOf(output: ResponseObject['output']): string {
+  return output
+    .flatMap((i) => (i.type === 'message' ? i.content : []))
+    .map((c) => (c.type === 'output_text' ? c.text : ''))
+    .join('');
+}
+
+function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {
+  const format = request.text?.format;
+  if (format?.type === 'json_schema') return { jsonSchema: format.schema };
+  if (format?.type === 'json_object') return { jsonSchema: {} };
+  return {};
+}

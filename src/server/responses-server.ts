@@ -1,0 +1,99 @@
+/**
+ * The Responses API as one web-standard function: `(Request) => Promise<Response>`.
+ * It runs wherever Request/Response/streams exist — the runtime worker, a page, Node tests.
+ *
+ * @example
+ * const server = createResponsesServer({ store, engines: [new ScriptedEngine()], formats: { qwen: qwenFormat } });
+ * const client = new OpenAI({ apiKey: 'local', baseURL: 'http://local/v1', fetch: (url, init) => server.fetch(new Request(url, init)) });
+ */
+import type { ChatFormat } from '../chat/chat-format';
+import type { Engine } from '../engine/engine';
+import { errorResponse } from '../protocol/error-response';
+import type { ResponseStore } from '../store/response-store';
+import { ApiError } from '../shared/api-error';
+import { INTERRUPTED } from './response-run';
+import { createResponse } from './routes/create-response';
+import { listInputItems } from './routes/input-items';
+import { listModels, retrieveModel } from './routes/models';
+import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
+import { modelTable, type ServerState } from './server-state';
+
+export interface ResponsesServerOptions {
+  store: ResponseStore;
+  engines: Engine[];
+  formats: Record<string, ChatFormat>;
+  /** Unix seconds (injectable for tests). */
+  now?: () => number;
+  /** Buffered stream events are written to IndexedDB at most this often (ms). */
+  flushMs?: number;
+  /** Event logs of responses finished longer ago than this are pruned at start (seconds). */
+  eventLogMaxAge?: number;
+}
+
+export interface ResponsesServer {
+  fetch(request: Request): Promise<Response>;
+  /** Stops every run; each ends `failed` (interrupted) in storage. */
+  close(): Promise<void>;
+}
+
+type Handler = (state: ServerState, request: Request, url: URL, params: string[]) => Promise<Response> | Response;
+
+/** Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405. */
+const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
+  { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
+  {
+    pattern: /^\/v1\/responses\/([^/]+)$/,
+    methods: {
+      GET: (s, r, u, [id]) => retrieveResponse(s, id!, u, r.signal),
+      DELETE: (s, _r, _u, [id]) => deleteResponse(s, id!),
+    },
+  },
+  { pattern: /^\/v1\/responses\/([^/]+)\/cancel$/, methods: { POST: (s, _r, _u, [id]) => cancelResponse(s, id!) } },
+  { pattern: /^\/v1\/responses\/([^/]+)\/input_items$/, methods: { GET: (s, _r, u, [id]) => listInputItems(s, id!, u) } },
+  { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
+  { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
+];
+
+export async function createResponsesServer(options: ResponsesServerOptions): Promise<ResponsesServer> {
+  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const state: ServerState = {
+    store: options.store,
+    runs: new Map(),
+    models: modelTable(options.engines, options.formats),
+    now,
+    flushMs: options.flushMs ?? 50,
+  };
+  // Whatever an earlier runtime left running can never finish now.
+  await state.store.failUnfinished(INTERRUPTED, now());
+  await state.store.pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600));
+
+  return {
+    async fetch(request) {
+      const url = new URL(request.url);
+      try {
+        for (const route of ROUTES) {
+          const match = route.pattern.exec(url.pathname);
+          if (!match) continue;
+          const handler = route.methods[request.method];
+          if (!handler)
+            throw new ApiError({
+              status: 405,
+              type: 'invalid_request_error',
+              code: 'method_not_allowed',
+              param: null,
+              message: `Method ${request.method} is not allowed on ${url.pathname}. Allowed: ${Object.keys(route.methods).join(', ')}.`,
+            });
+          return await handler(state, request, url, match.slice(1).map(decodeURIComponent));
+        }
+        throw new ApiError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', param: null, message: `Invalid URL (${request.method} ${url.pathname})` });
+      } catch (err) {
+        return errorResponse(err);
+      }
+    },
+    async close() {
+      const runs = [...state.runs.values()];
+      for (const run of runs) run.stop('shutdown');
+      await Promise.allSettled(runs.map((r) => r.done));
+    },
+  };
+}

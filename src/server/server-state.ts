@@ -1,0 +1,44 @@
+/** What every route handler shares: storage, engines and the runs in flight. */
+import type { ChatFormat } from '../chat/chat-format';
+import type { Engine, ModelInfo } from '../engine/engine';
+import type { ResponseStore } from '../store/response-store';
+import { notFound } from '../shared/api-error';
+import { EngineQueue } from './engine-queue';
+import type { ResponseRun } from './response-run';
+
+export interface ServedModel {
+  info: ModelInfo;
+  engine: Engine;
+  format: ChatFormat;
+  queue: EngineQueue;
+}
+
+export interface ServerState {
+  store: ResponseStore;
+  /** Running responses by id (stored or not); removed once terminal and persisted. */
+  runs: Map<string, ResponseRun>;
+  models: Map<string, ServedModel>;
+  /** Unix seconds. */
+  now: () => number;
+  flushMs: number;
+}
+
+export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {
+  const table = new Map<string, ServedModel>();
+  for (const engine of engines) {
+    // One queue per engine: an engine generates one response at a time, whatever the model.
+    const queue = new EngineQueue();
+    for (const info of engine.models()) {
+      const format = formats[info.chat_format];
+      if (!format) throw new Error(`Model ${info.id} needs chat format '${info.chat_format}', which is not registered.`);
+      table.set(info.id, { info, engine, format, queue });
+    }
+  }
+  return table;
+}
+
+export function lookupModel(state: ServerState, id: string): ServedModel {
+  const model = state.models.get(id);
+  if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', 'model_not_found');
+  return model;
+}

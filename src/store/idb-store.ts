@@ -1,0 +1,153 @@
+/** ResponseStore on IndexedDB through `idb`. */
+import { openDB, type IDBPDatabase } from 'idb';
+import type { StoredItem } from '../protocol/output-items';
+import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-object';
+import type { StreamEvent } from '../protocol/stream-events';
+import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
+import type { ResponseStore } from './response-store';
+
+export interface IdbStoreOptions {
+  /** Database name; tests pass a fresh one. */
+  name?: string;
+}
+
+export const DEFAULT_DB_NAME = 'local-responses';
+
+/** Opens (and migrates) the database. Uses the global `indexedDB` (fake-indexeddb in Node tests). */
+export async function openIdbStore(options: IdbStoreOptions = {}): Promise<ResponseStore> {
+  if (!globalThis.indexedDB) throw new Error('IndexedDB is not available in this context.');
+  const db = await openDB<ResponsesDB>(options.name ?? DEFAULT_DB_NAME, DB_VERSION, {
+    upgrade: (database, oldVersion) => migrate(database, oldVersion),
+  });
+  return new IdbStore(db);
+}
+
+function row(response: ResponseObject, now?: number): ResponseRow {
+  const terminal = TERMINAL_STATUSES.has(response.status);
+  return {
+    id: response.id,
+    status: response.status,
+    ...(terminal ? { finished_at: response.completed_at ?? now ?? Math.floor(Date.now() / 1000) } : {}),
+    response,
+  };
+}
+
+class IdbStore implements ResponseStore {
+  constructor(private readonly db: IDBPDatabase<ResponsesDB>) {}
+
+  async create(response: ResponseObject, inputItems: StoredItem[]): Promise<void> {
+    const tx = this.db.transaction(['responses', 'items'], 'readwrite');
+    await Promise.all([
+      tx.objectStore('responses').add(row(response)),
+      ...inputItems.map((item, position) =>
+        tx.objectStore('items').put({ response_id: response.id, side: 0, position, item_id: item.id, item }),
+      ),
+      tx.done,
+    ]);
+  }
+
+  async save(response: ResponseObject, events: StreamEvent[]): Promise<void> {
+    const tx = this.db.transaction(['responses', 'items', 'events'], 'readwrite');
+    // A response deleted while it ran must stay deleted: only update rows that exist.
+    const existing = await tx.objectStore('responses').getKey(response.id);
+    if (existing === undefined) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      return;
+    }
+    const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response))];
+    if (TERMINAL_STATUSES.has(response.status)) {
+      response.output.forEach((item, position) =>
+        writes.push(tx.objectStore('items').put({ response_id: response.id, side: 1, position, item_id: item.id, item })),
+      );
+    }
+    for (const event of events)
+      writes.push(tx.objectStore('events').put({ response_id: response.id, sequence_number: event.sequence_number, event }));
+    await Promise.all([...writes, tx.done]);
+  }
+
+  async appendEvents(responseId: string, events: StreamEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const tx = this.db.transaction(['responses', 'events'], 'readwrite');
+    if ((await tx.objectStore('responses').getKey(responseId)) === undefined) {
+      tx.abort();
+      await tx.done.catch(() => undefined);
+      return;
+    }
+    await Promise.all([
+      ...events.map((event) =>
+        tx.objectStore('events').put({ response_id: responseId, sequence_number: event.sequence_number, event }),
+      ),
+      tx.done,
+    ]);
+  }
+
+  async get(id: string): Promise<ResponseObject | undefined> {
+    return (await this.db.get('responses', id))?.response;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const tx = this.db.transaction(['responses', 'items', 'events'], 'readwrite');
+    const found = (await tx.objectStore('responses').getKey(id)) !== undefined;
+    if (found) {
+      await Promise.all([
+        tx.objectStore('responses').delete(id),
+        tx.objectStore('items').delete(IDBKeyRange.bound([id, 0, 0], [id, 1, Infinity])),
+        tx.objectStore('events').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity])),
+      ]);
+    }
+    await tx.done;
+    return found;
+  }
+
+  async inputItems(responseId: string): Promise<StoredItem[]> {
+    const rows = await this.db.getAll('items', IDBKeyRange.bound([responseId, 0, 0], [responseId, 0, Infinity]));
+    return rows.map((r) => r.item);
+  }
+
+  async events(responseId: string, after: number): Promise<StreamEvent[]> {
+    const rows = await this.db.getAll('events', IDBKeyRange.bound([responseId, after], [responseId, Infinity], true));
+    return rows.map((r) => r.event);
+  }
+
+  async findItem(itemId: string): Promise<StoredItem | undefined> {
+    const rows = await this.db.getAllFromIndex('items', 'by-item-id', itemId);
+    return rows.at(-1)?.item;
+  }
+
+  async failUnfinished(message: string, now: number): Promise<string[]> {
+    const tx = this.db.transaction('responses', 'readwrite');
+    const index = tx.store.index('by-status');
+    const rows = [...(await index.getAll('queued')), ...(await index.getAll('in_progress'))];
+    for (const r of rows) {
+      const response: ResponseObject = {
+        ...r.response,
+        status: 'failed',
+        error: { code: 'server_error', message },
+        output: r.response.output.map((item) => ({ ...item, status: 'incomplete' as const })),
+      };
+      await tx.store.put(row(response, now));
+    }
+    await tx.done;
+    return rows.map((r) => r.id);
+  }
+
+  async pruneEventLogs(finishedBefore: number): Promise<number> {
+    const tx = this.db.transaction(['responses', 'events'], 'readwrite');
+    const ids = await tx.objectStore('responses').index('by-finished-at').getAllKeys(IDBKeyRange.upperBound(finishedBefore, true));
+    let pruned = 0;
+    for (const id of ids) {
+      const range = IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+      if ((await tx.objectStore('events').count(range)) > 0) {
+        await tx.objectStore('events').delete(range);
+        pruned++;
+      }
+    }
+    await tx.done;
+    return pruned;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}
