@@ -88,7 +88,10 @@ export class ResponseRun {
     const store = this.ctx.store;
     if (!store || !this.ctx.logEvents) return this.flushing;
     const events = this.log.takeUnsaved();
-    if (events.length > 0) this.flushing = this.flushing.then(() => store.appendEvents(this.id, events));
+    if (events.length > 0)
+      this.flushing = this.flushing
+        .then(() => store.appendEvents(this.id, events))
+        .catch((err: unknown) => reportPersistFailure(this.id, err));
     return this.flushing;
   }
 
@@ -107,7 +110,7 @@ export class ResponseRun {
     try {
       if (this.response.status === 'queued') {
         this.response = { ...this.response, status: 'in_progress' };
-        await this.ctx.store?.save(this.response, []);
+        await this.ctx.store?.save(this.response, []).catch((err: unknown) => reportPersistFailure(this.id, err));
       }
       this.emitLifecycle('response.in_progress');
       return await this.finish(await this.generate());
@@ -140,54 +143,53 @@ export class ResponseRun {
     const rendered = format.render({ instructions: request.instructions, items: conversation, tools });
     const parser = format.createParser({ toolNames: new Set(tools.map((t) => t.name)) });
 
-    // The engine stops on our signal, on the run's, or once a single allowed call is complete.
+    // The engine stops when the run is stopped (even before this point), or once a single allowed call is complete.
     const generation = new AbortController();
-    const onStop = () => generation.abort();
-    this.controller.signal.addEventListener('abort', onStop, { once: true });
+    const signal = AbortSignal.any([this.controller.signal, generation.signal]);
 
     const generateRequest: GenerateRequest = {
       model: request.model,
       messages: rendered.messages,
       prompt: rendered.prompt,
       conversation,
-      signal: generation.signal,
+      signal,
       ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
       ...(request.temperature != null ? { temperature: request.temperature } : {}),
       ...(request.top_p != null ? { topP: request.top_p } : {}),
       ...(choice === 'required' ? { toolChoice: 'required' as const } : typeof choice === 'object' ? { toolChoice: { name: choice.name } } : {}),
       ...jsonConstraint(request),
     };
-    try {
-      const stream = engine.generate(generateRequest);
-      const usage = await stream.usage;
-      const deltas: Array<[number, number, number]> = [];
-      let position = 0;
-      let outputTokens = 0;
-      for await (const delta of stream) {
-        deltas.push([position, position + delta.text.length, delta.tokens]);
-        position += delta.text.length;
-        outputTokens += delta.tokens;
-        for (const event of parser.push(delta.text)) this.builder.accept(event);
-        if (request.parallel_tool_calls === false && this.builder.functionCalls.length > 0) generation.abort();
-      }
-      for (const event of parser.end()) this.builder.accept(event);
-
-      const reasoningTokens = deltas
-        .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
-        .reduce((sum, [, , tokens]) => sum + tokens, 0);
-      const usageInfo: Usage = {
-        input_tokens: usage.inputTokens,
-        input_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: 0 },
-        output_tokens: outputTokens,
-        output_tokens_details: { reasoning_tokens: reasoningTokens },
-        total_tokens: usage.inputTokens + outputTokens,
-      };
-      if (this.stopReason) return { ...this.stopped(), usage: usageInfo };
-      if (stream.finishReason() === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usageInfo };
-      return { status: 'completed', usage: usageInfo };
-    } finally {
-      this.controller.signal.removeEventListener('abort', onStop);
+    const stream = engine.generate(generateRequest);
+    const usage = await stream.usage;
+    const deltas: Array<[number, number, number]> = [];
+    let position = 0;
+    let outputTokens = 0;
+    // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
+    const single = request.parallel_tool_calls === false;
+    const callMade = () => single && this.builder.functionCalls.length > 0;
+    for await (const delta of stream) {
+      deltas.push([position, position + delta.text.length, delta.tokens]);
+      position += delta.text.length;
+      outputTokens += delta.tokens;
+      for (const event of parser.push(delta.text)) if (!callMade()) this.builder.accept(event);
+      if (callMade()) generation.abort();
     }
+    const tail = parser.end();
+    if (!callMade()) for (const event of tail) this.builder.accept(event);
+
+    const reasoningTokens = deltas
+      .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
+      .reduce((sum, [, , tokens]) => sum + tokens, 0);
+    const usageInfo: Usage = {
+      input_tokens: usage.inputTokens,
+      input_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: 0 },
+      output_tokens: outputTokens,
+      output_tokens_details: { reasoning_tokens: reasoningTokens },
+      total_tokens: usage.inputTokens + outputTokens,
+    };
+    if (this.stopReason) return { ...this.stopped(), usage: usageInfo };
+    if (stream.finishReason() === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usageInfo };
+    return { status: 'completed', usage: usageInfo };
   }
 
   private async finish(outcome: Outcome): Promise<ResponseObject> {
@@ -209,9 +211,14 @@ export class ResponseRun {
     this.flushTimer = null;
     // The final snapshot and the rest of the log land in one transaction.
     const rest = this.log.takeUnsaved();
+    await this.flushing;
     if (this.ctx.store && !outcome.deleted) {
-      await this.flushing.catch(() => undefined);
-      await this.ctx.store.save(this.response, this.ctx.logEvents ? rest : []);
+      try {
+        await this.ctx.store.save(this.response, this.ctx.logEvents ? rest : []);
+      } catch (err) {
+        // The client still gets the result; the next runtime marks the stored copy interrupted.
+        reportPersistFailure(this.id, err);
+      }
     }
     this.log.close();
     return this.response;
@@ -234,6 +241,11 @@ const TERMINAL_EVENT: Partial<Record<ResponseStatus, 'response.completed' | 'res
   incomplete: 'response.incomplete',
   failed: 'response.failed',
 };
+
+/** Storage failing (quota, closed database) must not take the run down with it; it is logged. */
+function reportPersistFailure(id: string, err: unknown): void {
+  console.error(`Could not persist response ${id} to IndexedDB:`, err);
+}
 
 function textOf(output: ResponseObject['output']): string {
   return output

@@ -1,14 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { localClient, script, type LocalClient } from '../support/local-client';
+import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 
 let local: LocalClient;
 beforeEach(async () => {
   local = await localClient();
 });
-afterEach(async () => {
-  await local.server.close();
-  local.store.close();
-});
+afterEach(() => closeAndCheck(local));
 
 describe('POST /v1/responses', () => {
   test('plain JSON: echoes the input and fills usage', async () => {

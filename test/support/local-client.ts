@@ -9,6 +9,8 @@ import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { createResponsesServer, type ResponsesServer } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
 import type { ResponseStore } from '../../src/store/response-store';
+import { readSse } from '../../src/protocol/sse';
+import { validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
 
 let counter = 0;
 
@@ -19,15 +21,79 @@ export interface LocalClient {
   dbName: string;
   /** Raw HTTP against the server (for malformed requests the SDK would not send). */
   http(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Every answer the server gives is checked against the Open Responses document in the
+   * background; what did not validate is collected here (tests assert it stays empty).
+   */
+  specViolations: string[];
+  /** Waits for the background checks of every answer so far. */
+  checked(): Promise<void>;
 }
 
 export async function localClient(options: { dbName?: string } = {}): Promise<LocalClient> {
   const dbName = options.dbName ?? `test-${process.pid}-${Date.now()}-${counter++}`;
   const store = await openIdbStore({ name: dbName });
   const server = await createResponsesServer({ store, engines: [new ScriptedEngine()], formats: { qwen: qwenFormat }, flushMs: 5 });
-  const fetch = (url: string | URL | Request, init?: RequestInit) => server.fetch(new Request(url, init));
+  const specViolations: string[] = [];
+  const pending: Promise<void>[] = [];
+  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
+    const response = await server.fetch(new Request(url, init));
+    pending.push(checkAgainstSpec(String(url), response.clone()).catch((err: Error) => void specViolations.push(`${String(url)}: ${err.message}`)));
+    return response;
+  };
   const client = new OpenAI({ apiKey: 'local', baseURL: 'http://local.test/v1', maxRetries: 0, fetch });
-  return { client, server, store, dbName, http: (path, init) => fetch(`http://local.test${path}`, init) };
+  return {
+    client,
+    server,
+    store,
+    dbName,
+    http: (path, init) => fetch(`http://local.test${path}`, init),
+    specViolations,
+    checked: async () => void (await Promise.all(pending)),
+  };
+}
+
+/**
+ * Validates one answer: JSON errors as ErrorPayload, Response objects as ResponseResource,
+ * listed items as ItemField, and each SSE event by its type.
+ */
+async function checkAgainstSpec(url: string, response: Response): Promise<void> {
+  const type = response.headers.get('content-type') ?? '';
+  if (type.startsWith('text/event-stream') && response.body) {
+    for await (const message of readSse(response.body)) {
+      if (message.data === '[DONE]') continue;
+      const event = JSON.parse(message.data) as { type: string; response?: unknown };
+      if (message.event !== event.type) throw new Error(`SSE event line '${message.event}' differs from data.type '${event.type}'`);
+      validateStreamEvent(specShape(event));
+    }
+    return;
+  }
+  const body = (await response.json()) as Record<string, unknown>;
+  if (!response.ok) return validateErrorBody(body);
+  if (body.object === 'response') return validateResponseObject(specShape(body));
+  if (body.object === 'list' && Array.isArray(body.data) && url.includes('/input_items')) body.data.forEach(validateItem);
+}
+
+/**
+ * The one known defect of the Open Responses document we work around: its
+ * `JsonSchemaResponseFormat` types `schema` as `{"type": "null"}` (so no real schema could
+ * ever be echoed) and requires a `description` the SDK's type does not allow as null. An
+ * echoed `json_schema` format is therefore checked as the SDK types it (by tsc), and the
+ * rest of the object against the document.
+ */
+function specShape<T>(value: T): T {
+  const copy = structuredClone(value) as { text?: { format?: { type?: string } }; response?: unknown };
+  if (copy.text?.format?.type === 'json_schema') copy.text.format = { type: 'text' };
+  if (copy.response) copy.response = specShape(copy.response);
+  return copy as T;
+}
+
+/** Closes a test's server and asserts every answer it gave matched the Open Responses document. */
+export async function closeAndCheck(local: LocalClient): Promise<void> {
+  await local.server.close();
+  await local.checked();
+  local.store.close();
+  if (local.specViolations.length) throw new Error(`Answers that do not match the Open Responses document:\n${local.specViolations.join('\n')}`);
 }
 
 /** The user input that makes `test-scripted` play `script`. */

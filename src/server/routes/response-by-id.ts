@@ -49,6 +49,8 @@ async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
 export async function deleteResponse(state: ServerState, id: string): Promise<Response> {
   const run = state.runs.get(id);
   run?.stop('delete');
+  // Gone at once for readers, even while the stopped run unwinds.
+  state.runs.delete(id);
   const deleted = await state.store.delete(id);
   if (!deleted && !run) throw missing(id);
   return Response.json({ id, object: 'response.deleted', deleted: true });
