@@ -30,6 +30,8 @@ export type ResponseErrorInfo = z.infer<typeof ResponseErrorInfo>;
 export const ResponseObject = z.object({
   id: z.string(),
   object: z.literal('response'),
+  /** OpenAI's programmatic tool calling; never used locally, always null. */
+  access_programs: z.null(),
   created_at: z.number().int(),
   completed_at: z.number().int().nullable(),
   status: ResponseStatus,

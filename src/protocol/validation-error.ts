@@ -55,8 +55,29 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 
 /** The OpenAI-shaped 400 for a failed parse of `input` (the raw request value). */
 export function validationError(error: z.ZodError, input: unknown): ApiError {
-  const issue = error.issues[0];
-  if (!issue) return invalidRequest('Invalid request.');
+  const first = error.issues[0];
+  if (!first) return invalidRequest('Invalid request.');
+  return issueError(first, input);
+}
+
+/**
+ * A union (`input: string | Item[]`) fails in every branch. The useful report comes from the
+ * branch whose type matched the value — the one that got past a root `invalid_type`.
+ */
+function unionBranchIssue(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue | null {
+  for (const branch of issue.errors) {
+    const inner = branch[0];
+    if (!inner) continue;
+    if (inner.code === 'invalid_type' && inner.path.length === 0) continue;
+    const path = inner.path.slice(0, issue.path.length).every((k, i) => k === issue.path[i]) && inner.path.length >= issue.path.length
+      ? inner.path
+      : [...issue.path, ...inner.path];
+    return { ...inner, path } as z.core.$ZodIssue;
+  }
+  return null;
+}
+
+function issueError(issue: z.core.$ZodIssue, input: unknown): ApiError {
   const param = paramPath(issue.path);
   const value = valueAt(input, issue.path);
 
@@ -74,6 +95,8 @@ export function validationError(error: z.ZodError, input: unknown): ApiError {
         'invalid_type',
       );
     case 'invalid_union': {
+      const branch = unionBranchIssue(issue);
+      if (branch) return issueError(branch, input);
       if ('note' in issue && issue.note === 'No matching discriminator') {
         const options = 'options' in issue && Array.isArray(issue.options) ? issue.options : [];
         const what = param.endsWith('.type') && param.startsWith('tools') ? 'Unsupported tool type' : 'Invalid value';

@@ -6,6 +6,7 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
   return {
     id,
     object: 'response',
+    access_programs: null,
     created_at: now,
     completed_at: null,
     status,
