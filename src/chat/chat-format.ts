@@ -26,6 +26,12 @@ export interface RenderInput {
   items: ConversationItem[];
   /** Tools the request enables; only these are described to the model. */
   tools: ToolSpec[];
+  /**
+   * Whether the model should reason before answering, for families that can switch it
+   * (Qwen3). `undefined` keeps the model's default; formats that cannot switch ignore it.
+   * See `thinkingFromEffort` for the mapping from `reasoning.effort`.
+   */
+  enableThinking?: boolean;
 }
 
 export interface Rendered {

@@ -19,6 +19,22 @@ export interface ModelInfo {
   chat_format: string;
   /** Hidden from the UI's model picker (test models). */
   hidden?: boolean;
+  /** Bytes to download (weights + model library), when known. */
+  download_bytes?: number;
+  /** GPU memory the model needs once loaded, when known. */
+  vram_bytes?: number;
+  capabilities?: { tools: boolean; reasoning: boolean };
+}
+
+/** Where a model load stands; engines report it through the callback they were given. */
+export interface LoadProgress {
+  model: string;
+  phase: 'download' | 'compile' | 'ready';
+  /** 0..1 */
+  progress: number;
+  loadedBytes?: number;
+  totalBytes?: number;
+  text: string;
 }
 
 export interface GenerateRequest {
@@ -29,6 +45,8 @@ export interface GenerateRequest {
   prompt: string;
   /** The same conversation as Responses items (what the scripted test model reads). */
   conversation: ConversationItem[];
+  /** `reasoning.effort` mapped to on/off for models that can think; undefined = the model's default. */
+  enableThinking?: boolean;
   maxOutputTokens?: number;
   /** `auto` lets the model choose; `required`/a name ask for a call (engines with grammars can force it). */
   toolChoice?: 'auto' | 'required' | { name: string };
@@ -50,6 +68,17 @@ export interface EngineUsage {
   inputTokens: number;
   /** Prompt tokens served from a prefix/KV cache. */
   cachedTokens: number;
+  /** What the engine measured itself, when it reports it (web-llm does, at the end of a generation). */
+  timings?: EngineTimings;
+}
+
+export interface EngineTimings {
+  /** Prompt tokens actually run through the model this turn (`inputTokens - cachedTokens`). */
+  prefillTokens: number;
+  /** Prefill time: from the start of the prompt to the first sampled token. */
+  timeToFirstTokenMs: number;
+  prefillTokensPerSecond: number;
+  decodeTokensPerSecond: number;
 }
 
 export type FinishReason = 'stop' | 'length' | 'abort';
@@ -57,6 +86,13 @@ export type FinishReason = 'stop' | 'length' | 'abort';
 export interface Generation extends AsyncIterable<EngineDelta> {
   /** Resolves once the prompt has been accepted; rejects with an ApiError (e.g. context overflow). */
   readonly usage: Promise<EngineUsage>;
+  /**
+   * Usage as the engine counted it, known once iteration has ended (or been abandoned).
+   * Engines that learn exact prompt counts only at the end (web-llm: its `usage` chunk
+   * comes last) give an estimate in `usage` and the exact numbers here; when absent,
+   * `usage` is exact. Rejects like `usage` when the prompt was not accepted.
+   */
+  readonly finalUsage?: Promise<EngineUsage>;
   /** Why the iteration ended: the model stopped, `maxOutputTokens` was reached, or the signal aborted. */
   finishReason(): FinishReason;
 }
@@ -66,6 +102,12 @@ export interface Engine {
   models(): ModelInfo[];
   /** Prompt length in this model's tokens, checked against its context window before a response starts. */
   countTokens(model: string, prompt: string): Promise<number>;
+  /**
+   * Makes `model` ready to generate: downloads, compiles and swaps out another model as
+   * needed; resolves at once when it is already loaded. Called while the response waits
+   * (`queued`/`in_progress`). Rejects with an ApiError a person can act on.
+   */
+  ensureLoaded?(model: string, signal: AbortSignal): Promise<void>;
   /**
    * Starts generating. Iterating yields deltas until the model stops; aborting `signal`
    * ends the iteration within one token (the iterator then returns normally).

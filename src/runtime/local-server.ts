@@ -3,7 +3,7 @@
  * Responses server. Called by the runtime worker entry (and by tests that want the whole
  * server in one call).
  */
-import { qwenFormat } from '../chat/qwen-format';
+import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../engine/engine';
 import { ScriptedEngine } from '../engine/scripted-engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
@@ -21,5 +21,5 @@ export type LocalServer = ResponsesServer;
 export async function createLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const store = await openIdbStore(options.dbName ? { name: options.dbName } : {});
   const engines: Engine[] = options.testModels ? [new ScriptedEngine()] : [];
-  return createResponsesServer({ store, engines, formats: { qwen: qwenFormat } });
+  return createResponsesServer({ store, engines, formats: chatFormats });
 }

@@ -6,7 +6,7 @@
  * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
  * shutdown → `failed` (interrupted); delete → nothing more is written.
  */
-import type { ChatFormat, ConversationItem, ToolSpec } from '../chat/chat-format';
+import type { ChatFormat, ConversationItem, ParseEvent, Rendered, ToolSpec } from '../chat/chat-format';
 import type { Engine, GenerateRequest } from '../engine/engine';
 import type { CreateResponseRequest } from '../protocol/create-request';
 import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
@@ -25,6 +25,12 @@ export interface RunContext {
   format: ChatFormat;
   queue: EngineQueue;
   conversation: ConversationItem[];
+  /** Tools described to the model (none when `tool_choice` is `none`). */
+  tools: ToolSpec[];
+  /** The conversation as the chat format rendered it (once, when the request was checked). */
+  rendered: Rendered;
+  /** `reasoning.effort` as thinking on/off; undefined leaves the model's default. */
+  enableThinking: boolean | undefined;
   /** Persist at all (`store !== false`). */
   store: ResponseStore | null;
   /** Keep an event log in storage (streamed or background responses). */
@@ -113,8 +119,11 @@ export class ResponseRun {
         await this.ctx.store?.save(this.response, []).catch((err: unknown) => reportPersistFailure(this.id, err));
       }
       this.emitLifecycle('response.in_progress');
+      await this.ctx.engine.ensureLoaded?.(this.ctx.request.model, signal);
+      if (signal.aborted) return await this.finish(this.stopped());
       return await this.finish(await this.generate());
     } catch (err) {
+      if (signal.aborted) return this.finish(this.stopped());
       const data = toApiErrorData(err);
       return this.finish({ status: 'failed', error: { code: 'server_error', message: data.message } });
     } finally {
@@ -136,11 +145,8 @@ export class ResponseRun {
   }
 
   private async generate(): Promise<Outcome> {
-    const { request, engine, format, conversation } = this.ctx;
+    const { request, engine, format, conversation, tools, rendered, enableThinking } = this.ctx;
     const choice = request.tool_choice ?? 'auto';
-    const tools: ToolSpec[] =
-      choice === 'none' ? [] : (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-    const rendered = format.render({ instructions: request.instructions, items: conversation, tools });
     const parser = format.createParser({ toolNames: new Set(tools.map((t) => t.name)) });
 
     // The engine stops when the run is stopped (even before this point), or once a single allowed call is complete.
@@ -153,6 +159,7 @@ export class ResponseRun {
       prompt: rendered.prompt,
       conversation,
       signal,
+      ...(enableThinking !== undefined ? { enableThinking } : {}),
       ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
       ...(request.temperature != null ? { temperature: request.temperature } : {}),
       ...(request.top_p != null ? { topP: request.top_p } : {}),
@@ -171,11 +178,10 @@ export class ResponseRun {
       deltas.push([position, position + delta.text.length, delta.tokens]);
       position += delta.text.length;
       outputTokens += delta.tokens;
-      for (const event of parser.push(delta.text)) if (!callMade()) this.builder.accept(event);
+      this.acceptAll(parser.push(delta.text), callMade);
       if (callMade()) generation.abort();
     }
-    const tail = parser.end();
-    if (!callMade()) for (const event of tail) this.builder.accept(event);
+    this.acceptAll(parser.end(), callMade);
 
     const reasoningTokens = deltas
       .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
@@ -190,6 +196,14 @@ export class ResponseRun {
     if (this.stopReason) return { ...this.stopped(), usage: usageInfo };
     if (stream.finishReason() === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usageInfo };
     return { status: 'completed', usage: usageInfo };
+  }
+
+  /** Hands parsed events to the builder, dropping everything after the call that ends a single-call turn. */
+  private acceptAll(events: ParseEvent[], callMade: () => boolean): void {
+    for (const event of events) {
+      if (callMade()) return;
+      this.builder.accept(event);
+    }
   }
 
   private async finish(outcome: Outcome): Promise<ResponseObject> {

@@ -3,7 +3,7 @@
  * It runs wherever Request/Response/streams exist — the runtime worker, a page, Node tests.
  *
  * @example
- * const server = createResponsesServer({ store, engines: [new ScriptedEngine()], formats: { qwen: qwenFormat } });
+ * const server = createResponsesServer({ store, engines: [new ScriptedEngine()], formats: chatFormats });
  * const client = new OpenAI({ apiKey: 'local', baseURL: 'http://local/v1', fetch: (url, init) => server.fetch(new Request(url, init)) });
  */
 import type { ChatFormat } from '../chat/chat-format';

@@ -4,7 +4,7 @@
  */
 import 'fake-indexeddb/auto';
 import OpenAI from 'openai';
-import { qwenFormat } from '../../src/chat/qwen-format';
+import { chatFormats } from '../../src/chat/chat-formats';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { createResponsesServer, type ResponsesServer } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
@@ -33,7 +33,7 @@ export interface LocalClient {
 export async function localClient(options: { dbName?: string } = {}): Promise<LocalClient> {
   const dbName = options.dbName ?? `test-${process.pid}-${Date.now()}-${counter++}`;
   const store = await openIdbStore({ name: dbName });
-  const server = await createResponsesServer({ store, engines: [new ScriptedEngine()], formats: { qwen: qwenFormat }, flushMs: 5 });
+  const server = await createResponsesServer({ store, engines: [new ScriptedEngine()], formats: chatFormats, flushMs: 5 });
   const specViolations: string[] = [];
   const pending: Promise<void>[] = [];
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {

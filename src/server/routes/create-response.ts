@@ -1,4 +1,6 @@
 /** `POST /v1/responses`: validate, assemble the conversation, start the run, answer in the requested mode. */
+import type { ToolSpec } from '../../chat/chat-format';
+import { thinkingFromEffort } from '../../chat/thinking-from-effort';
 import { CreateResponseRequest } from '../../protocol/create-request';
 import { validationError } from '../../protocol/validation-error';
 import { invalidRequest } from '../../shared/api-error';
@@ -33,10 +35,17 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   checkToolOutputs(history, input);
   const conversation = toConversation([...history, ...input]);
 
-  // Reject an over-long prompt before anything is stored or streamed.
-  const tools = request.tool_choice === 'none' ? [] : (request.tools ?? []);
-  const prompt = model.format.render({ instructions: request.instructions, items: conversation, tools }).prompt;
-  const promptTokens = await model.engine.countTokens(model.info.id, prompt);
+  // Render once; reject an over-long prompt before anything is stored or streamed.
+  const tools: ToolSpec[] =
+    request.tool_choice === 'none' ? [] : (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  const enableThinking = thinkingFromEffort(request.reasoning?.effort);
+  const rendered = model.format.render({
+    instructions: request.instructions,
+    items: conversation,
+    tools,
+    ...(enableThinking !== undefined ? { enableThinking } : {}),
+  });
+  const promptTokens = await model.engine.countTokens(model.info.id, rendered.prompt);
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
@@ -55,6 +64,9 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     format: model.format,
     queue: model.queue,
     conversation,
+    tools,
+    rendered,
+    enableThinking,
     store: store ? state.store : null,
     logEvents: streaming || background,
     now: state.now,
