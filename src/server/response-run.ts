@@ -186,12 +186,14 @@ export class ResponseRun {
     const reasoningTokens = deltas
       .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
       .reduce((sum, [, , tokens]) => sum + tokens, 0);
+    // Engines that only learn exact prompt counts at the end (web-llm) report them here.
+    const final = (await stream.finalUsage?.catch(() => undefined)) ?? usage;
     const usageInfo: Usage = {
-      input_tokens: usage.inputTokens,
-      input_tokens_details: { cached_tokens: usage.cachedTokens, cache_write_tokens: 0 },
+      input_tokens: final.inputTokens,
+      input_tokens_details: { cached_tokens: final.cachedTokens, cache_write_tokens: 0 },
       output_tokens: outputTokens,
       output_tokens_details: { reasoning_tokens: reasoningTokens },
-      total_tokens: usage.inputTokens + outputTokens,
+      total_tokens: final.inputTokens + outputTokens,
     };
     if (this.stopReason) return { ...this.stopped(), usage: usageInfo };
     if (stream.finishReason() === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usageInfo };

@@ -1,0 +1,152 @@
+/**
+ * WebGPU feature detection, done before anything is downloaded: is there an adapter, does
+ * it have `shader-f16` (else the q4f32 builds run), and does it meet the limits web-llm's
+ * runtime asks for (mirrors `detectGPUDevice` in @mlc-ai/web-runtime, web-llm 0.2.86).
+ *
+ * The TypeScript DOM lib has no WebGPU types, so the few members read here are typed
+ * structurally; `navigator.gpu` of any browser (or a test fake) fits.
+ */
+
+export interface GpuAdapterInfoLike {
+  vendor?: string;
+  architecture?: string;
+  device?: string;
+  description?: string;
+}
+
+export interface GpuAdapterLike {
+  readonly features: { has(feature: string): boolean };
+  readonly limits: Partial<Record<keyof WebGpuLimits, number>>;
+  readonly info?: GpuAdapterInfoLike;
+  /** True for a software adapter (SwiftShader, WARP): works, but far too slow for an LLM. */
+  readonly isFallbackAdapter?: boolean;
+}
+
+export interface GpuLike {
+  requestAdapter(options?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<GpuAdapterLike | null>;
+}
+
+export interface WebGpuLimits {
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
+  maxComputeWorkgroupStorageSize: number;
+  maxStorageBuffersPerShaderStage: number;
+}
+
+export type WebGpuSupport =
+  | {
+      usable: true;
+      shaderF16: boolean;
+      fallbackAdapter: boolean;
+      adapter: GpuAdapterInfoLike;
+      limits: WebGpuLimits;
+    }
+  | {
+      usable: false;
+      shaderF16: false;
+      /** Machine-readable cause; `reason` says it for a person, with what to do. */
+      cause: 'insecure_context' | 'no_webgpu' | 'no_adapter' | 'adapter_error' | 'limits';
+      reason: string;
+      limits?: WebGpuLimits;
+    };
+
+/** The least web-llm's runtime accepts (it falls back to these when the 1 GiB defaults do not fit). */
+export const REQUIRED_LIMITS: WebGpuLimits = {
+  maxBufferSize: 256 * 1024 * 1024,
+  maxStorageBufferBindingSize: 128 * 1024 * 1024,
+  maxComputeWorkgroupStorageSize: 32 * 1024,
+  maxStorageBuffersPerShaderStage: 10,
+};
+
+export interface WebGpuEnvironment {
+  /** `navigator.gpu`; undefined when the browser (or this context) has no WebGPU. */
+  gpu: GpuLike | undefined;
+  /** `isSecureContext`: WebGPU is only exposed on https and localhost. */
+  secureContext: boolean;
+}
+
+function currentEnvironment(): WebGpuEnvironment {
+  const nav = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator;
+  const secure = (globalThis as { isSecureContext?: boolean }).isSecureContext;
+  return { gpu: nav?.gpu, secureContext: secure ?? true };
+}
+
+const NO_ADAPTER_HELP =
+  'Open chrome://gpu and look at the "WebGPU" line: the GPU may be blocklisted or hardware acceleration turned off ' +
+  '(Settings → System → "Use graphics acceleration when available"). On Linux, or in a headless Chromium, start the ' +
+  'browser with --enable-unsafe-webgpu (and --enable-features=Vulkan). Without a GPU, --enable-unsafe-webgpu gives a ' +
+  'software adapter (SwiftShader) that works but is far too slow for a real model.';
+
+function readLimits(adapter: GpuAdapterLike): WebGpuLimits {
+  const l = adapter.limits;
+  return {
+    maxBufferSize: l.maxBufferSize ?? 0,
+    maxStorageBufferBindingSize: l.maxStorageBufferBindingSize ?? 0,
+    maxComputeWorkgroupStorageSize: l.maxComputeWorkgroupStorageSize ?? 0,
+    maxStorageBuffersPerShaderStage: l.maxStorageBuffersPerShaderStage ?? 0,
+  };
+}
+
+function describeAdapter(info: GpuAdapterInfoLike | undefined): string {
+  const parts = [info?.description, info?.vendor, info?.architecture].filter((p): p is string => !!p);
+  return parts.length > 0 ? parts.join(' / ') : 'this GPU';
+}
+
+/**
+ * Detects whether models can run here, and how.
+ *
+ * @example
+ * const gpu = await detectWebGpu();
+ * if (!gpu.usable) showError(gpu.reason);
+ * else load(resolveVariant(entry, gpu.shaderF16));
+ */
+export async function detectWebGpu(env: WebGpuEnvironment = currentEnvironment()): Promise<WebGpuSupport> {
+  if (!env.gpu) {
+    if (!env.secureContext)
+      return {
+        usable: false,
+        shaderF16: false,
+        cause: 'insecure_context',
+        reason: 'WebGPU is only available on secure pages. Open this app over https:// or from http://localhost.',
+      };
+    return {
+      usable: false,
+      shaderF16: false,
+      cause: 'no_webgpu',
+      reason:
+        'This browser does not provide WebGPU (navigator.gpu is missing). Use a recent Chrome or Edge (113+), ' +
+        'Safari 26+, or Firefox 141+ on Windows; in other Firefox builds enable dom.webgpu.enabled in about:config.',
+    };
+  }
+
+  let adapter: GpuAdapterLike | null;
+  try {
+    adapter = await env.gpu.requestAdapter({ powerPreference: 'high-performance' });
+  } catch (err) {
+    const detail = err instanceof Error ? err.message : String(err);
+    return { usable: false, shaderF16: false, cause: 'adapter_error', reason: `Requesting a WebGPU adapter failed (${detail}). ${NO_ADAPTER_HELP}` };
+  }
+  if (!adapter)
+    return { usable: false, shaderF16: false, cause: 'no_adapter', reason: `WebGPU is present but no GPU adapter is available. ${NO_ADAPTER_HELP}` };
+
+  const limits = readLimits(adapter);
+  const short = (Object.keys(REQUIRED_LIMITS) as Array<keyof WebGpuLimits>).filter((key) => limits[key] < REQUIRED_LIMITS[key]);
+  if (short.length > 0) {
+    const detail = short.map((key) => `${key} is ${limits[key]}, at least ${REQUIRED_LIMITS[key]} is needed`).join('; ');
+    return {
+      usable: false,
+      shaderF16: false,
+      cause: 'limits',
+      reason: `${describeAdapter(adapter.info)} is too limited to run a model (${detail}). Try another browser or device, or update the GPU driver.`,
+      limits,
+    };
+  }
+
+  return {
+    usable: true,
+    shaderF16: adapter.features.has('shader-f16'),
+    fallbackAdapter: adapter.isFallbackAdapter === true,
+    adapter: { ...adapter.info },
+    limits,
+  };
+}

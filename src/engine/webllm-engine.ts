@@ -1,0 +1,524 @@
+/**
+ * The web-llm (WebGPU) engine: catalog models loaded on demand, one at a time, streaming
+ * raw model text. Our chat formats render the conversation (tool definitions included)
+ * into role/content messages and parse the output, so web-llm's own `tools` are not used.
+ *
+ * KV-cache reuse across turns (what makes a `previous_response_id` turn cheap): web-llm
+ * keeps the conversation it last ran and, when a request's `messages[:-1]` equal that
+ * conversation (system message, every turn, and its own previous reply, compared as exact
+ * strings) and the previous reply ended with `stop` (not `length`/`abort`), it prefills
+ * only the new last message. It reports this only indirectly: `usage.prompt_tokens` counts
+ * the tokens prefilled this turn, not the reused ones, and `time_to_first_token_s` drops.
+ * This adapter tracks the conversation web-llm holds to predict reuse and reports
+ * `cachedTokens` = the KV length after the previous turn (its prompt + completion tokens,
+ * minus the last sampled token, which is never fed back; off by one for templates that
+ * prepend a BOS token). For reuse to happen, the chat format must render earlier
+ * assistant turns exactly as the model wrote them (`<think>` blocks included, and the
+ * `<think>\n\n</think>\n\n` web-llm inserts when thinking is off).
+ */
+import { MLCEngine, type AppConfig, type ChatCompletionMessageParam, type ChatCompletionRequestStreaming, type ChatCompletionChunk, type InitProgressReport, type MLCEngineConfig, type MLCEngineInterface } from '@mlc-ai/web-llm';
+import type { ChatMessage } from '../chat/chat-message';
+import { ApiError, serverError } from '../shared/api-error';
+import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from './engine';
+import { findUnreachableFile } from './download-probe';
+import { classifyEngineError, generationError, loadError, modelNotFound, webGpuUnavailable } from './engine-errors';
+import { toLoadProgress } from './load-progress';
+import { ModelCache, type StorageLike, type WebLlmCacheApi } from './model-cache';
+import { MODEL_CATALOG, buildAppConfig, findCatalogEntry, resolveVariant, toModelInfo, type CatalogEntry, type ModelVariant } from './model-catalog';
+import { detectWebGpu, type WebGpuSupport } from './webgpu-support';
+import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './webllm-generation';
+
+/** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
+export interface ChatCompletionsLike {
+  create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
+}
+
+/** The subset of web-llm's engine this adapter uses: what a test fake implements. */
+export type MLCEngineLike = Pick<MLCEngineInterface, 'reload' | 'unload' | 'interruptGenerate' | 'getMessage'> & {
+  chat: { completions: ChatCompletionsLike };
+};
+
+/** Makes an engine with no model loaded (the adapter calls `reload`). */
+export type CreateEngine = (config: MLCEngineConfig) => Promise<MLCEngineLike>;
+
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface WebLlmEngineOptions {
+  /** Default: the curated `MODEL_CATALOG`. */
+  catalog?: readonly CatalogEntry[];
+  /** Base URL of a mirror of weights and model libraries (layout: `AppConfigOptions.modelBase`). */
+  modelBase?: string;
+  /** What a relative `modelBase` resolves against (default `location.href`). */
+  origin?: string;
+  /** Load progress of the model being loaded (for the runtime's control API / the UI). */
+  onProgress?: (progress: LoadProgress) => void;
+  /** Default: `new MLCEngine(config)` from @mlc-ai/web-llm. Tests pass a fake. */
+  createEngine?: CreateEngine;
+  /** Default: `detectWebGpu()` on `navigator.gpu`. */
+  detectGpu?: () => Promise<WebGpuSupport>;
+  /** web-llm's cache functions (default: the real ones). */
+  cacheApi?: WebLlmCacheApi;
+  /** Default `navigator.storage`. */
+  storage?: StorageLike | null;
+  /** How to ask for persistent storage; in a worker, ask the page (workers lack `persist()`). */
+  requestPersist?: () => Promise<boolean>;
+  /** Used to find which file failed after a download error (default `fetch`). */
+  fetch?: FetchLike;
+}
+
+interface Loaded {
+  entry: CatalogEntry;
+  variant: ModelVariant;
+}
+
+/** The conversation web-llm holds after a turn, and how many tokens its KV cache has. */
+interface KvState {
+  variantId: string;
+  messages: Array<{ role: string; content: string }>;
+  tokens: number;
+}
+
+/** What web-llm 0.2.86 puts before the reply for `enable_thinking: false` (`emptyThinkingBlockStr`). */
+export const WEBLLM_EMPTY_THINKING = '<think>\n\n</think>\n\n';
+
+/** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
+const MIN_TOP_P = 1e-6;
+
+/**
+ * Token estimate without a tokenizer (web-llm exposes none, before or after loading):
+ * one token per 3 ASCII characters (these BPE vocabularies average ~4 on English text and
+ * code, so this overestimates) and one per other code point (CJK runs ~1–1.5 characters a
+ * token). Deliberately conservative: it guards the context window before a response starts;
+ * web-llm's exact check at prefill catches the rest.
+ */
+export function estimateTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (const ch of text) {
+    if ((ch.codePointAt(0) ?? 0) < 128) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 3) + other;
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+/**
+ * Our messages as web-llm takes them. web-llm accepts a system message only first, and a
+ * `tool` message only when the model's conversation template has a tool role.
+ */
+export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boolean): ChatCompletionMessageParam[] {
+  return messages.map((message, index): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case 'system':
+        return index === 0 ? { role: 'system', content: message.content } : { role: 'user', content: message.content };
+      case 'assistant':
+        return { role: 'assistant', content: message.content };
+      case 'tool':
+        return toolRole ? { role: 'tool', content: message.content, tool_call_id: '' } : { role: 'user', content: message.content };
+      default:
+        return { role: 'user', content: message.content };
+    }
+  });
+}
+
+function plain(message: ChatCompletionMessageParam): { role: string; content: string } {
+  return { role: message.role, content: typeof message.content === 'string' ? message.content : '' };
+}
+
+function noop(): void {}
+
+export class WebLlmEngine implements Engine {
+  readonly name = 'web-llm';
+  /** The records web-llm loads from (mirrored when `modelBase` is set). */
+  readonly appConfig: AppConfig;
+  /** Cached models, deleting one, storage estimate: for the runtime's control API. */
+  readonly cache: ModelCache;
+
+  private readonly catalog: readonly CatalogEntry[];
+  private readonly onProgress: ((progress: LoadProgress) => void) | undefined;
+  private readonly createEngine: CreateEngine;
+  private readonly detectGpu: () => Promise<WebGpuSupport>;
+  private readonly fetchFn: FetchLike | undefined;
+
+  private engine: MLCEngineLike | null = null;
+  private enginePromise: Promise<MLCEngineLike> | null = null;
+  private gpu: WebGpuSupport | null = null;
+  private loaded: Loaded | null = null;
+  private loading: string | null = null;
+  private progress: LoadProgress | null = null;
+  private loadQueue: Promise<void> = Promise.resolve();
+  private loadsInFlight = 0;
+  private active: WebLlmGeneration | null = null;
+  private kv: KvState | null = null;
+  /** Builds whose conversation template turned out to lack a `tool` role. */
+  private readonly noToolRole = new Set<string>();
+
+  constructor(options: WebLlmEngineOptions = {}) {
+    this.catalog = options.catalog ?? MODEL_CATALOG;
+    this.appConfig = buildAppConfig(this.catalog, {
+      ...(options.modelBase !== undefined ? { modelBase: options.modelBase } : {}),
+      ...(options.origin !== undefined ? { origin: options.origin } : {}),
+    });
+    this.onProgress = options.onProgress;
+    this.createEngine = options.createEngine ?? (async (config) => new MLCEngine(config));
+    this.detectGpu = options.detectGpu ?? (() => detectWebGpu());
+    this.fetchFn = options.fetch;
+    this.cache = new ModelCache({
+      catalog: this.catalog,
+      appConfig: this.appConfig,
+      ...(options.cacheApi ? { webllm: options.cacheApi } : {}),
+      ...(options.storage !== undefined ? { storage: options.storage } : {}),
+      ...(options.requestPersist ? { requestPersist: options.requestPersist } : {}),
+    });
+  }
+
+  /** The catalog; sizes are those of the build this device loads (q4f16 until the GPU is known). */
+  models(): ModelInfo[] {
+    const f16 = this.gpu?.usable ? this.gpu.shaderF16 : true;
+    return this.catalog.map((entry) => toModelInfo(entry, f16));
+  }
+
+  /** A conservative estimate (see `estimateTokens`); the context window is the catalog's. */
+  async countTokens(_model: string, prompt: string): Promise<number> {
+    return estimateTokens(prompt);
+  }
+
+  /** The model whose weights are on the GPU, if any. */
+  loadedModel(): string | null {
+    return this.loaded?.entry.id ?? null;
+  }
+
+  /** The last load progress reported (null before any load). */
+  loadProgress(): LoadProgress | null {
+    return this.progress;
+  }
+
+  /** WebGPU support, detected once it is usable (an unusable result is checked again next time). */
+  async gpuSupport(): Promise<WebGpuSupport> {
+    if (this.gpu?.usable) return this.gpu;
+    this.gpu = await this.detectGpu();
+    return this.gpu;
+  }
+
+  /**
+   * Loads `model` unless it is loaded; one model at a time (loads queue up). Aborting
+   * `signal` rejects at once. web-llm cannot cancel a reload cleanly: `unload()` aborts its
+   * downloads (files already fetched stay cached), but compiling goes on; the adapter waits
+   * for the reload to settle and unloads what it loaded before the next load starts.
+   */
+  ensureLoaded(model: string, signal: AbortSignal): Promise<void> {
+    let entry: CatalogEntry;
+    try {
+      entry = this.entry(model);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (this.loaded?.entry.id === model && this.loadsInFlight === 0) return Promise.resolve();
+    this.loadsInFlight++;
+    const task = this.loadQueue.then(() => this.load(entry, signal));
+    this.loadQueue = task.then(noop, noop).finally(() => this.loadsInFlight--);
+    return raceAbort(task, signal);
+  }
+
+  /** Unloads the model and frees the GPU memory. */
+  async unload(): Promise<void> {
+    const task = this.loadQueue.then(async () => {
+      await this.abandonActive(true);
+      this.loaded = null;
+      this.kv = null;
+      await this.engine?.unload();
+    });
+    this.loadQueue = task.then(noop, noop);
+    return task;
+  }
+
+  generate(request: GenerateRequest): WebLlmGeneration {
+    let generation: WebLlmGeneration | null = null;
+    const primed = this.begin(request, () => {
+      this.active = generation;
+    });
+    let primedState: { messages: ChatCompletionMessageParam[]; variantId: string; cachedTokens: number } | null = null;
+    const thinkingOff = this.thinkingFor(request) === false;
+    generation = new WebLlmGeneration(
+      primed.then((p) => {
+        primedState = p;
+        return p;
+      }),
+      {
+        signal: request.signal,
+        ...(request.stop ? { stop: request.stop } : {}),
+        ...(thinkingOff ? { dropPrefix: WEBLLM_EMPTY_THINKING } : {}),
+      },
+      {
+        mapError: (err) => generationError(err, { model: request.model }),
+        onFailure: (err) => (request.signal.aborted ? (this.kv = null) : this.afterFailure(err)),
+        onEnd: (end) => this.afterGeneration(end, primedState),
+      },
+    );
+    return generation;
+  }
+
+  private entry(model: string): CatalogEntry {
+    const entry = findCatalogEntry(this.catalog, model);
+    if (!entry) throw modelNotFound(model, this.catalog.map((e) => e.id));
+    return entry;
+  }
+
+  private async getEngine(): Promise<MLCEngineLike> {
+    if (this.engine) return this.engine;
+    this.enginePromise ??= this.createEngine({
+      appConfig: this.appConfig,
+      initProgressCallback: (report: InitProgressReport) => this.onInitProgress(report),
+    });
+    try {
+      this.engine = await this.enginePromise;
+      return this.engine;
+    } finally {
+      this.enginePromise = null;
+    }
+  }
+
+  private onInitProgress(report: InitProgressReport): void {
+    if (!this.loading) return;
+    this.report(toLoadProgress(this.loading, report, this.progress));
+  }
+
+  private report(progress: LoadProgress): void {
+    this.progress = progress;
+    this.onProgress?.(progress);
+  }
+
+  private async load(entry: CatalogEntry, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw abortReason(signal);
+    if (this.loaded?.entry.id === entry.id) return;
+    await this.abandonActive(true);
+    const gpu = await this.gpuSupport();
+    if (!gpu.usable) throw webGpuUnavailable(gpu.reason);
+    const variant = resolveVariant(entry, gpu.shaderF16);
+    const ctx = { model: entry.id, variantId: variant.modelId, vramBytes: variant.vramBytes, downloadBytes: variant.downloadBytes };
+
+    let engine: MLCEngineLike;
+    try {
+      engine = await this.getEngine();
+    } catch (err) {
+      throw loadError(err, ctx);
+    }
+    if (this.loaded) {
+      this.loaded = null;
+      this.kv = null;
+      await engine.unload().catch(noop); // reload() unloads again anyway
+    }
+    if (signal.aborted) throw abortReason(signal);
+    if (!(await this.cache.isCached(variant.modelId))) await this.cache.prepareDownload(entry.id, variant);
+    if (signal.aborted) throw abortReason(signal);
+
+    this.loading = entry.id;
+    this.report({ model: entry.id, phase: 'download', progress: 0, text: `Fetching ${entry.label}: model library and configuration` });
+    // web-llm's unload() aborts the fetches of a reload in flight (its reloadController).
+    const onAbort = () => void engine.unload().catch(noop);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await engine.reload(variant.modelId);
+    } catch (err) {
+      if (signal.aborted) {
+        await engine.unload().catch(noop);
+        throw abortReason(signal);
+      }
+      await this.discardEngine(engine, err);
+      throw await this.describeLoadFailure(err, entry, variant);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      this.loading = null;
+    }
+    // An aborted reload may still resolve (web-llm swallows the AbortError, or it was past downloading).
+    if (signal.aborted) {
+      await engine.unload().catch(noop);
+      throw abortReason(signal);
+    }
+    this.loaded = { entry, variant };
+    if (this.progress?.model !== entry.id || this.progress.phase !== 'ready')
+      this.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
+  }
+
+  /** Frees what a failed load left; a lost or out-of-memory device gets a fresh engine next time. */
+  private async discardEngine(engine: MLCEngineLike, err: unknown): Promise<void> {
+    this.loaded = null;
+    this.kv = null;
+    await engine.unload().catch(noop);
+    const kind = classifyEngineError(err);
+    if (kind === 'device_lost' || kind === 'gpu_memory') this.engine = null;
+  }
+
+  private async describeLoadFailure(err: unknown, entry: CatalogEntry, variant: ModelVariant) {
+    const kind = classifyEngineError(err);
+    const record = this.appConfig.model_list.find((r) => r.model_id === variant.modelId);
+    const file =
+      record && (kind === 'download' || kind === 'corrupt' || kind === 'unknown')
+        ? await findUnreachableFile(record, this.fetchFn).catch(() => null)
+        : null;
+    const storage = kind === 'quota' ? await this.cache.estimate().catch(() => null) : null;
+    const smallerModel = this.smallerThan(entry, variant);
+    return loadError(err, {
+      model: entry.id,
+      variantId: variant.modelId,
+      vramBytes: variant.vramBytes,
+      downloadBytes: variant.downloadBytes,
+      ...(record ? { modelLibUrl: record.model_lib } : {}),
+      file,
+      storage,
+      ...(smallerModel ? { smallerModel } : {}),
+    });
+  }
+
+  /**
+   * A model to suggest when `variant` does not fit: the largest that needs less GPU memory,
+   * preferring the same family (same chat format, so the same capabilities).
+   */
+  private smallerThan(entry: CatalogEntry, variant: ModelVariant): string | undefined {
+    const f16 = variant.quantization === 'q4f16_1';
+    const smaller = this.catalog
+      .filter((other) => other.id !== entry.id && resolveVariant(other, f16).vramBytes < variant.vramBytes)
+      .sort((a, b) => resolveVariant(b, f16).vramBytes - resolveVariant(a, f16).vramBytes);
+    return (smaller.find((other) => other.chat_format === entry.chat_format) ?? smaller[0])?.id;
+  }
+
+  /**
+   * Makes sure no earlier generation holds web-llm: one nobody iterates is drained. Before a
+   * model switch (`waitForConsumer`) one being iterated is awaited too; before a generation
+   * it is not, web-llm's per-model lock already orders the two streams.
+   */
+  private async abandonActive(waitForConsumer = false): Promise<void> {
+    const active = this.active;
+    this.active = null;
+    await active?.abandon({ waitForConsumer });
+  }
+
+  /** Loads if needed, starts web-llm's stream and waits for prefill (the prompt accepted). */
+  private async begin(
+    request: GenerateRequest,
+    register: () => void,
+  ): Promise<PrimedStream & { messages: ChatCompletionMessageParam[]; variantId: string }> {
+    const entry = this.entry(request.model);
+    await this.ensureLoaded(request.model, request.signal);
+    await this.abandonActive();
+    register();
+    const engine = this.engine;
+    const loaded = this.loaded;
+    if (!engine || loaded?.entry.id !== entry.id)
+      throw serverError(`${entry.id} was unloaded before the response could start. Send the request again.`, 'model_load_failed');
+    const variantId = loaded.variant.modelId;
+
+    const attempt = async (toolRole: boolean) => {
+      const messages = toWebLlmMessages(request.messages, toolRole);
+      const cachedTokens = this.predictCachedTokens(variantId, messages);
+      const stream = await engine.chat.completions.create(this.requestBody(entry, variantId, messages, request));
+      const iterator = stream[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      return { engine, iterator, first, cachedTokens, estimatedInputTokens: estimateTokens(request.prompt), messages, variantId };
+    };
+    const toolRole = entry.nativeToolRole && !this.noToolRole.has(variantId);
+    try {
+      return await attempt(toolRole);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!toolRole || !/Role is not supported: tool/i.test(message)) throw err;
+      this.noToolRole.add(variantId);
+      return attempt(false);
+    }
+  }
+
+  private requestBody(
+    entry: CatalogEntry,
+    variantId: string,
+    messages: ChatCompletionMessageParam[],
+    request: GenerateRequest,
+  ): ChatCompletionRequestStreaming {
+    const body: ChatCompletionRequestStreaming = {
+      model: variantId,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
+    if (request.temperature !== undefined) body.temperature = request.temperature;
+    if (request.topP !== undefined) body.top_p = Math.min(1, Math.max(MIN_TOP_P, request.topP));
+    if (request.stop && request.stop.length > 0) body.stop = request.stop;
+    if (request.jsonSchema) {
+      // web-llm compiles `schema` (a JSON string) with xgrammar; `{}` asks for any JSON object.
+      const schema = Object.keys(request.jsonSchema).length === 0 ? { type: 'object' } : request.jsonSchema;
+      body.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
+    }
+    const thinking = this.thinkingFor(request, entry);
+    if (thinking !== undefined) body.extra_body = { enable_thinking: thinking };
+    return body;
+  }
+
+  /**
+   * `enable_thinking` for web-llm: only for models that reason. Under a JSON schema it is
+   * off: the grammar forbids `<think>` anyway, and with thinking off the model gets the
+   * empty think block it was trained to see before a direct answer.
+   */
+  private thinkingFor(request: GenerateRequest, entry = findCatalogEntry(this.catalog, request.model)): boolean | undefined {
+    if (!entry?.capabilities.reasoning) return undefined;
+    return request.jsonSchema ? false : request.enableThinking;
+  }
+
+  private predictCachedTokens(variantId: string, messages: ChatCompletionMessageParam[]): number {
+    const kv = this.kv;
+    if (!kv || kv.variantId !== variantId || messages.length !== kv.messages.length + 1) return 0;
+    const same = kv.messages.every((m, i) => {
+      const other = plain(messages[i]!);
+      return m.role === other.role && m.content === other.content;
+    });
+    return same ? kv.tokens : 0;
+  }
+
+  private afterGeneration(end: GenerationEnd, primed: { messages: ChatCompletionMessageParam[]; variantId: string; cachedTokens: number } | null): void {
+    if (!primed || end.finish !== 'stop' || end.engineFinish !== 'stop' || !end.usage || end.text === null) {
+      this.kv = null;
+      return;
+    }
+    const prompt = primed.cachedTokens + end.usage.prompt_tokens;
+    this.kv = {
+      variantId: primed.variantId,
+      messages: [...primed.messages.map(plain), { role: 'assistant', content: end.text }],
+      tokens: prompt + Math.max(0, end.usage.completion_tokens - 1),
+    };
+  }
+
+  private afterFailure(err: unknown): void {
+    this.kv = null;
+    // Our own errors (unknown model, a load that failed and cleaned up) leave the engine as it is.
+    if (err instanceof ApiError) return;
+    const kind = classifyEngineError(err);
+    if (kind === 'context' || kind === 'invalid_request' || kind === 'aborted') return;
+    // "Reload the engine, fail the response, keep serving": the next request loads afresh.
+    const engine = this.engine;
+    this.loaded = null;
+    if (kind === 'device_lost' || kind === 'gpu_memory') this.engine = null;
+    void engine?.unload().catch(noop);
+  }
+}
