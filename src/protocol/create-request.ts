@@ -23,8 +23,43 @@ export const FunctionTool = z.strictObject({
 });
 export type FunctionTool = z.infer<typeof FunctionTool>;
 
+/** Python in a sandboxed pyodide worker; `container` names a kept Python state, or `auto`. */
+export const CodeInterpreterTool = z.strictObject({
+  type: z.literal('code_interpreter'),
+  container: z.union([
+    z.string().min(1),
+    z.strictObject({ type: z.literal('auto'), file_ids: z.array(z.string()).max(0, { message: 'File uploads are not supported by the local runtime.' }).optional(), memory_limit: z.enum(['1g', '4g', '16g', '64g']).nullish() }),
+  ]),
+});
+export type CodeInterpreterTool = z.infer<typeof CodeInterpreterTool>;
+
+const location = {
+  city: z.string().nullish(),
+  country: z.string().nullish(),
+  region: z.string().nullish(),
+  timezone: z.string().nullish(),
+};
+
+/** Search, open and find-in-page over `fetch`, against a configurable search provider. */
+export const WebSearchTool = z.strictObject({
+  type: z.enum(['web_search', 'web_search_2025_08_26']),
+  search_context_size: z.enum(['low', 'medium', 'high']).optional(),
+  user_location: z.strictObject({ type: z.literal('approximate').optional(), ...location }).nullish(),
+  filters: z.strictObject({ allowed_domains: z.array(z.string()).nullish() }).nullish(),
+  external_web_access: z.boolean().optional(),
+});
+export type WebSearchTool = z.infer<typeof WebSearchTool>;
+
+/** The older name of the same tool; OpenAI still accepts it. */
+export const WebSearchPreviewTool = z.strictObject({
+  type: z.enum(['web_search_preview', 'web_search_preview_2025_03_11']),
+  search_context_size: z.enum(['low', 'medium', 'high']).optional(),
+  user_location: z.strictObject({ type: z.literal('approximate'), ...location }).nullish(),
+  search_content_types: z.array(z.enum(['text'])).optional(),
+});
+
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
-export const Tool = z.discriminatedUnion('type', [FunctionTool]);
+export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool]);
 export type Tool = z.infer<typeof Tool>;
 
 export const ToolChoice = z.union([

@@ -14,6 +14,8 @@ export const UrlCitation = z.object({
   end_index: z.number().int(),
 });
 
+export type UrlCitation = z.infer<typeof UrlCitation>;
+
 export const OutputText = z.object({
   type: z.literal('output_text'),
   text: z.string(),
@@ -81,10 +83,36 @@ export const Reasoning = z.object({
 });
 export type Reasoning = z.infer<typeof Reasoning>;
 
+export const CodeInterpreterCall = z.object({
+  type: z.literal('code_interpreter_call'),
+  id: z.string(),
+  status: z.enum(['in_progress', 'completed', 'incomplete', 'interpreting', 'failed']),
+  code: z.string().nullable(),
+  container_id: z.string(),
+  /** Filled only when the request asks `include: ["code_interpreter_call.outputs"]`. */
+  outputs: z.array(z.union([z.object({ type: z.literal('logs'), logs: z.string() }), z.object({ type: z.literal('image'), url: z.string() })])).nullable(),
+});
+export type CodeInterpreterCall = z.infer<typeof CodeInterpreterCall>;
+
+export const WebSearchAction = z.union([
+  z.object({ type: z.literal('search'), query: z.string(), sources: z.array(z.object({ type: z.literal('url'), url: z.string() })).optional() }),
+  z.object({ type: z.literal('open_page'), url: z.string().nullable() }),
+  z.object({ type: z.literal('find_in_page'), url: z.string(), pattern: z.string() }),
+]);
+export type WebSearchAction = z.infer<typeof WebSearchAction>;
+
+export const WebSearchCall = z.object({
+  type: z.literal('web_search_call'),
+  id: z.string(),
+  status: z.enum(['in_progress', 'searching', 'completed', 'failed', 'incomplete']),
+  action: WebSearchAction,
+});
+export type WebSearchCall = z.infer<typeof WebSearchCall>;
+
 /** What the model emits into `response.output`. */
-export const OutputItem = z.discriminatedUnion('type', [OutputMessage, FunctionCall, Reasoning]);
+export const OutputItem = z.discriminatedUnion('type', [OutputMessage, FunctionCall, Reasoning, CodeInterpreterCall, WebSearchCall]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
 /** Any stored conversation item: inputs the client sent, or outputs replayed as input. */
-export const StoredItem = z.union([OutputMessage, StoredInputMessage, FunctionCall, FunctionCallOutput, Reasoning]);
+export const StoredItem = z.union([OutputMessage, StoredInputMessage, FunctionCall, FunctionCallOutput, Reasoning, CodeInterpreterCall, WebSearchCall]);
 export type StoredItem = z.infer<typeof StoredItem>;

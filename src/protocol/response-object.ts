@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
-import { FunctionTool, TextFormat, ToolChoice } from './create-request';
+import { CodeInterpreterTool, FunctionTool, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
 export type ResponseStatus = z.infer<typeof ResponseStatus>;
@@ -57,7 +57,14 @@ export const ResponseObject = z.object({
   top_logprobs: z.number().int(),
   text: z.object({ format: TextFormat, verbosity: z.literal('medium') }),
   tool_choice: ToolChoice,
-  tools: z.array(FunctionTool.extend({ description: z.string().nullable(), parameters: z.record(z.string(), z.unknown()).nullable(), strict: z.boolean() })),
+  tools: z.array(
+    z.union([
+      FunctionTool.extend({ description: z.string().nullable(), parameters: z.record(z.string(), z.unknown()).nullable(), strict: z.boolean() }),
+      CodeInterpreterTool,
+      WebSearchTool,
+      WebSearchPreviewTool,
+    ]),
+  ),
   truncation: z.literal('disabled'),
   usage: Usage.nullable(),
   user: z.string().optional(),

@@ -48,6 +48,16 @@ export const FunctionCallArgumentsDone = z.object({
   arguments: z.string(),
 });
 
+const itemEvent = <T extends string>(type: T) => z.object({ type: z.literal(type), ...seq, ...at });
+export const CodeInterpreterInProgress = itemEvent('response.code_interpreter_call.in_progress');
+export const CodeInterpreterInterpreting = itemEvent('response.code_interpreter_call.interpreting');
+export const CodeInterpreterCompleted = itemEvent('response.code_interpreter_call.completed');
+export const CodeInterpreterCodeDelta = z.object({ type: z.literal('response.code_interpreter_call_code.delta'), ...seq, ...at, delta: z.string() });
+export const CodeInterpreterCodeDone = z.object({ type: z.literal('response.code_interpreter_call_code.done'), ...seq, ...at, code: z.string() });
+export const WebSearchInProgress = itemEvent('response.web_search_call.in_progress');
+export const WebSearchSearching = itemEvent('response.web_search_call.searching');
+export const WebSearchCompleted = itemEvent('response.web_search_call.completed');
+
 /** Carries OpenAI's top-level fields and the Open Responses `error` payload together. */
 export const ErrorEvent = z.object({
   type: z.literal('error'),
@@ -76,6 +86,14 @@ export const StreamEvent = z.discriminatedUnion('type', [
   ReasoningTextDone,
   FunctionCallArgumentsDelta,
   FunctionCallArgumentsDone,
+  CodeInterpreterInProgress,
+  CodeInterpreterInterpreting,
+  CodeInterpreterCompleted,
+  CodeInterpreterCodeDelta,
+  CodeInterpreterCodeDone,
+  WebSearchInProgress,
+  WebSearchSearching,
+  WebSearchCompleted,
   ErrorEvent,
 ]);
 export type StreamEvent = z.infer<typeof StreamEvent>;

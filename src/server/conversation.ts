@@ -4,6 +4,7 @@
  */
 import type { ConversationItem } from '../chat/chat-format';
 import type { StoredItem } from '../protocol/output-items';
+import { builtinCallAsConversation } from './builtin-calls';
 import { TERMINAL_STATUSES } from '../protocol/response-object';
 import type { ResponseStore } from '../store/response-store';
 import { invalidRequest, notFound } from '../shared/api-error';
@@ -41,7 +42,7 @@ function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): strin
 
 /** Stored items as the chat format reads them (images are left out: our models read text). */
 export function toConversation(items: StoredItem[]): ConversationItem[] {
-  return items.map((item): ConversationItem => {
+  return items.flatMap((item): ConversationItem | ConversationItem[] => {
     switch (item.type) {
       case 'message':
         return {
@@ -55,6 +56,10 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
         return { type: 'function_call_output', call_id: item.call_id, output: typeof item.output === 'string' ? item.output : partsText(item.output) };
       case 'reasoning':
         return { type: 'reasoning', text: item.content.length ? partsText(item.content) : partsText(item.summary) };
+      // Builtin calls replay as the function call the model made and the result it was shown.
+      case 'code_interpreter_call':
+      case 'web_search_call':
+        return builtinCallAsConversation(item);
     }
   });
 }

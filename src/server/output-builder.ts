@@ -4,11 +4,20 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../chat/chat-format';
-import type { FunctionCall, OutputItem, OutputMessage, Reasoning } from '../protocol/output-items';
+import type { FunctionCall, OutputItem, OutputMessage, Reasoning, UrlCitation } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
 import { newId } from '../shared/ids';
 
 type Emit = (event: UnsequencedEvent) => void;
+
+export interface BuilderHooks {
+  /** Model-side names of the builtin tools the request enables. */
+  builtinNames?: ReadonlySet<string>;
+  /** A builtin call was written by the model: the caller adds its item (see builtin-calls.ts). */
+  onBuiltinCall?: (name: string, args: string) => void;
+  /** Citations for a finished message's text. */
+  annotate?: (text: string) => UrlCitation[];
+}
 
 type Open =
   | { kind: 'message'; index: number; item: OutputMessage; text: string }
@@ -20,7 +29,28 @@ export class OutputBuilder {
   /** Whitespace between items is held until real text follows, so no whitespace-only messages appear. */
   private pendingSpace = '';
 
-  constructor(private readonly emit: Emit) {}
+  constructor(
+    private readonly emitEvent: Emit,
+    private readonly hooks: BuilderHooks = {},
+  ) {}
+
+  emit(event: UnsequencedEvent): void {
+    this.emitEvent(event);
+  }
+
+  /** Appends a finished-later item (builtin calls) and announces it; returns its output index. */
+  addItem(item: OutputItem): number {
+    this.closeOpen('completed');
+    this.pendingSpace = '';
+    const index = this.output.push(item) - 1;
+    this.emit({ type: 'response.output_item.added', output_index: index, item: structuredClone(item) });
+    return index;
+  }
+
+  finishItem(index: number): void {
+    const item = this.output[index];
+    if (item) this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
+  }
 
   get functionCalls(): FunctionCall[] {
     return this.output.filter((i): i is FunctionCall => i.type === 'function_call');
@@ -72,6 +102,7 @@ export class OutputBuilder {
   private toolCall(name: string, args: string): void {
     this.closeOpen('completed');
     this.pendingSpace = '';
+    if (this.hooks.builtinNames?.has(name)) return this.hooks.onBuiltinCall?.(name, args);
     const item: FunctionCall = { type: 'function_call', id: newId('fc'), call_id: newId('call'), name, arguments: '', status: 'in_progress' };
     const index = this.output.push(item) - 1;
     this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item } });
@@ -106,7 +137,11 @@ export class OutputBuilder {
     this.open = null;
     const { item, index, text } = open;
     if (open.kind === 'message') {
-      const part = { type: 'output_text' as const, text, annotations: [] };
+      const annotations = this.hooks.annotate?.(text) ?? [];
+      annotations.forEach((annotation, annotation_index) =>
+        this.emit({ type: 'response.output_text.annotation.added', item_id: item.id, output_index: index, content_index: 0, annotation_index, annotation }),
+      );
+      const part = { type: 'output_text' as const, text, annotations };
       this.emit({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
       this.emit({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
       open.item.content = [part];

@@ -32,12 +32,11 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     top_logprobs: 0,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
-    tools: (request.tools ?? []).map((tool) => ({
-      ...tool,
-      description: tool.description ?? null,
-      parameters: tool.parameters ?? null,
-      strict: tool.strict ?? true,
-    })),
+    tools: (request.tools ?? []).map((tool) =>
+      tool.type === 'function'
+        ? { ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? true }
+        : tool,
+    ),
     truncation: 'disabled',
     usage: null,
     ...(request.user !== undefined ? { user: request.user } : {}),

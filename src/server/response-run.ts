@@ -7,7 +7,7 @@
  * shutdown → `failed` (interrupted); delete → nothing more is written.
  */
 import type { ChatFormat, ConversationItem, ParseEvent, Rendered, ToolSpec } from '../chat/chat-format';
-import type { Engine, GenerateRequest } from '../engine/engine';
+import type { Engine, FinishReason, GenerateRequest } from '../engine/engine';
 import type { CreateResponseRequest } from '../protocol/create-request';
 import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
@@ -16,6 +16,11 @@ import { toApiErrorData } from '../shared/api-error';
 import type { EngineQueue } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
+import { BUILTIN_BY_NAME } from './builtin-functions';
+import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
+import { citationsFor } from './citations';
+import { toConversation } from './conversation';
+import type { ToolPorts } from './tool-ports';
 
 export type StopReason = 'cancel' | 'delete' | 'disconnect' | 'shutdown';
 
@@ -31,6 +36,10 @@ export interface RunContext {
   rendered: Rendered;
   /** `reasoning.effort` as thinking on/off; undefined leaves the model's default. */
   enableThinking: boolean | undefined;
+  /** Builtin tool implementations, and where this conversation's Python state lives. */
+  ports: ToolPorts;
+  containerId: string;
+  maxToolRounds: number;
   /** Persist at all (`store !== false`). */
   store: ResponseStore | null;
   /** Keep an event log in storage (streamed or background responses). */
@@ -45,6 +54,10 @@ export class ResponseRun {
   readonly done: Promise<ResponseObject>;
   private readonly controller = new AbortController();
   private builder: OutputBuilder;
+  /** Builtin calls the model wrote in the current round, run when the round ends. */
+  private pending: PendingBuiltinCall[] = [];
+  /** Pages the tools showed the model, cited in its answer. */
+  private pages: Array<{ url: string; title: string; opened?: boolean }> = [];
   private response: ResponseObject;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -54,7 +67,11 @@ export class ResponseRun {
     private readonly ctx: RunContext,
   ) {
     this.response = initial;
-    this.builder = new OutputBuilder((e) => this.emit(e));
+    this.builder = new OutputBuilder((e) => this.emit(e), {
+      builtinNames: new Set(ctx.tools.map((t) => t.name).filter((name) => BUILTIN_BY_NAME.has(name) && !isClientFunction(ctx.request, name))),
+      onBuiltinCall: (name, args) => this.pending.push(beginBuiltinCall(this.builder, name, args, ctx.containerId)),
+      annotate: (text) => citationsFor(text, this.pages),
+    });
     this.done = this.execute();
   }
 
@@ -144,8 +161,65 @@ export class ResponseRun {
     }
   }
 
+  /**
+   * The turn loop: generate; when the model called builtin tools, run them, show it the
+   * results and generate again — until it answers without builtin calls, calls a client
+   * function, or runs out of rounds / tokens.
+   */
   private async generate(): Promise<Outcome> {
-    const { request, engine, format, conversation, tools, rendered, enableThinking } = this.ctx;
+    const { request, format, tools, enableThinking } = this.ctx;
+    let conversation = this.ctx.conversation;
+    let rendered = this.ctx.rendered;
+    const total = { input: 0, cached: 0, output: 0, reasoning: 0 };
+    const usage = (): Usage => ({
+      input_tokens: total.input,
+      input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
+      output_tokens: total.output,
+      output_tokens_details: { reasoning_tokens: total.reasoning },
+      total_tokens: total.input + total.output,
+    });
+    let builtinCallsRun = 0;
+
+    for (let round = 1; ; round++) {
+      const firstItem = this.builder.output.length;
+      const budget = request.max_output_tokens != null ? request.max_output_tokens - total.output : undefined;
+      const result = await this.generateRound(conversation, rendered, budget);
+      total.input += result.inputTokens;
+      total.cached += result.cachedTokens;
+      total.output += result.outputTokens;
+      total.reasoning += result.reasoningTokens;
+      if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      if (result.finish === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usage() };
+
+      const calls = this.pending.splice(0);
+      if (calls.length === 0) return { status: 'completed', usage: usage() };
+      const shown = new Map<number, ConversationItem[]>();
+      for (const call of calls) {
+        const ran = await runBuiltinCall(call, this.ctx.ports, this.builder, this.controller.signal);
+        shown.set(call.index, ran.conversation);
+        this.pages.push(...ran.pages);
+        builtinCallsRun++;
+        if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      }
+      // Function calls go back to the client, which answers in its next request.
+      if (this.builder.functionCalls.length > 0) return { status: 'completed', usage: usage() };
+      if (request.max_tool_calls != null && builtinCallsRun >= request.max_tool_calls) return { status: 'completed', usage: usage() };
+      if (round >= this.ctx.maxToolRounds) return { status: 'incomplete', usage: usage() };
+
+      const produced = this.builder.output.slice(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
+      conversation = [...conversation, ...produced];
+      rendered = format.render({
+        instructions: request.instructions,
+        items: conversation,
+        tools,
+        ...(enableThinking !== undefined ? { enableThinking } : {}),
+      });
+    }
+  }
+
+  /** One model call: stream its raw text through the parser into output items. */
+  private async generateRound(conversation: ConversationItem[], rendered: Rendered, budget: number | undefined): Promise<RoundResult> {
+    const { request, engine, format, tools, enableThinking } = this.ctx;
     const choice = request.tool_choice ?? 'auto';
     const parser = format.createParser({ toolNames: new Set(tools.map((t) => t.name)) });
 
@@ -160,7 +234,7 @@ export class ResponseRun {
       conversation,
       signal,
       ...(enableThinking !== undefined ? { enableThinking } : {}),
-      ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
+      ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
       ...(request.temperature != null ? { temperature: request.temperature } : {}),
       ...(request.top_p != null ? { topP: request.top_p } : {}),
       ...(choice === 'required' ? { toolChoice: 'required' as const } : typeof choice === 'object' ? { toolChoice: { name: choice.name } } : {}),
@@ -173,7 +247,7 @@ export class ResponseRun {
     let outputTokens = 0;
     // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
     const single = request.parallel_tool_calls === false;
-    const callMade = () => single && this.builder.functionCalls.length > 0;
+    const callMade = () => single && this.builder.functionCalls.length + this.pending.length > 0;
     for await (const delta of stream) {
       deltas.push([position, position + delta.text.length, delta.tokens]);
       position += delta.text.length;
@@ -186,18 +260,10 @@ export class ResponseRun {
     const reasoningTokens = deltas
       .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
       .reduce((sum, [, , tokens]) => sum + tokens, 0);
-    // Engines that only learn exact prompt counts at the end (web-llm) report them here.
+    // Engines that only learn exact prompt counts at the end (web-llm) report them here;
+    // `finalUsage` only rejects when `usage` did, which was handled above.
     const final = (await stream.finalUsage?.catch(() => undefined)) ?? usage;
-    const usageInfo: Usage = {
-      input_tokens: final.inputTokens,
-      input_tokens_details: { cached_tokens: final.cachedTokens, cache_write_tokens: 0 },
-      output_tokens: outputTokens,
-      output_tokens_details: { reasoning_tokens: reasoningTokens },
-      total_tokens: final.inputTokens + outputTokens,
-    };
-    if (this.stopReason) return { ...this.stopped(), usage: usageInfo };
-    if (stream.finishReason() === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usageInfo };
-    return { status: 'completed', usage: usageInfo };
+    return { inputTokens: final.inputTokens, cachedTokens: final.cachedTokens, outputTokens, reasoningTokens, finish: stream.finishReason() };
   }
 
   /** Hands parsed events to the builder, dropping everything after the call that ends a single-call turn. */
@@ -241,6 +307,14 @@ export class ResponseRun {
   }
 }
 
+interface RoundResult {
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  finish: FinishReason;
+}
+
 interface Outcome {
   status: ResponseStatus;
   error?: { code: 'server_error'; message: string };
@@ -268,6 +342,10 @@ function textOf(output: ResponseObject['output']): string {
     .flatMap((i) => (i.type === 'message' ? i.content : []))
     .map((c) => (c.type === 'output_text' ? c.text : ''))
     .join('');
+}
+
+function isClientFunction(request: CreateResponseRequest, name: string): boolean {
+  return (request.tools ?? []).some((t) => t.type === 'function' && t.name === name);
 }
 
 function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {

@@ -12,6 +12,7 @@ import { errorResponse } from '../protocol/error-response';
 import type { ResponseStore } from '../store/response-store';
 import { ApiError } from '../shared/api-error';
 import { INTERRUPTED } from './response-run';
+import type { ToolPorts } from './tool-ports';
 import { createResponse } from './routes/create-response';
 import { listInputItems } from './routes/input-items';
 import { listModels, retrieveModel } from './routes/models';
@@ -28,6 +29,10 @@ export interface ResponsesServerOptions {
   flushMs?: number;
   /** Event logs of responses finished longer ago than this are pruned at start (seconds). */
   eventLogMaxAge?: number;
+  /** Builtin tools (code interpreter, web search) this runtime can run. */
+  tools?: ToolPorts;
+  /** Model ⇄ builtin tool rounds per response (default 8); past it the response ends `incomplete`. */
+  maxToolRounds?: number;
 }
 
 export interface ResponsesServer {
@@ -62,6 +67,8 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     models: modelTable(options.engines, options.formats),
     now,
     flushMs: options.flushMs ?? 50,
+    tools: options.tools ?? {},
+    maxToolRounds: options.maxToolRounds ?? 8,
   };
   // Whatever an earlier runtime left running can never finish now.
   await state.store.failUnfinished(INTERRUPTED, now());

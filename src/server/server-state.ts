@@ -5,6 +5,7 @@ import type { ResponseStore } from '../store/response-store';
 import { notFound } from '../shared/api-error';
 import { EngineQueue } from './engine-queue';
 import type { ResponseRun } from './response-run';
+import type { ToolPorts } from './tool-ports';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -21,6 +22,10 @@ export interface ServerState {
   /** Unix seconds. */
   now: () => number;
   flushMs: number;
+  /** Builtin tool implementations this runtime has. */
+  tools: ToolPorts;
+  /** Model ⇄ builtin tool rounds allowed per response before it ends `incomplete`. */
+  maxToolRounds: number;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {

@@ -5,11 +5,14 @@ import { CreateResponseRequest } from '../../protocol/create-request';
 import { validationError } from '../../protocol/validation-error';
 import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
+import type { StoredItem } from '../../protocol/output-items';
+import { isWebSearch, modelTools } from '../builtin-functions';
 import { chainItems, checkToolOutputs, toConversation } from '../conversation';
 import { normalizeInput } from '../input-items';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
 import { lookupModel, type ServerState } from '../server-state';
+import { presentEvents, presentResponse } from '../present';
 import { sseResponse } from '../sse-body';
 import { readJsonBody } from './read-json';
 
@@ -27,6 +30,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', 'invalid_value');
   const model = lookupModel(state, request.model);
   checkToolChoice(request);
+  checkBuiltinTools(state, request);
 
   const history = await chainItems(state.store, request.previous_response_id);
   const input = await normalizeInput(request.input, (id) => state.store.findItem(id));
@@ -36,8 +40,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   const conversation = toConversation([...history, ...input]);
 
   // Render once; reject an over-long prompt before anything is stored or streamed.
-  const tools: ToolSpec[] =
-    request.tool_choice === 'none' ? [] : (request.tools ?? []).map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+  const tools: ToolSpec[] = request.tool_choice === 'none' ? [] : modelTools(request.tools ?? []);
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
   const rendered = model.format.render({
     instructions: request.instructions,
@@ -67,6 +70,9 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     tools,
     rendered,
     enableThinking,
+    ports: state.tools,
+    maxToolRounds: state.maxToolRounds,
+    containerId: containerFor(request, history),
     store: store ? state.store : null,
     logEvents: streaming || background,
     now: state.now,
@@ -81,16 +87,51 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   };
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
-  if (streaming) return sseResponse(run.log.follow(-1), disconnect);
-  if (background) return Response.json(run.snapshot());
-  return Response.json(await run.done);
+  const include = new Set(request.include ?? []);
+  if (streaming) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
+  if (background) return Response.json(presentResponse(run.snapshot(), include));
+  return Response.json(presentResponse(await run.done, include));
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {
   const choice = request.tool_choice;
-  const names = new Set((request.tools ?? []).map((t) => t.name));
+  const names = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
+  if (choice === 'required' && (request.tools ?? []).length > 0) return;
   if (choice === 'required' && names.size === 0)
     throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', 'invalid_value');
   if (typeof choice === 'object' && !names.has(choice.name))
     throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', 'invalid_value');
+}
+
+/** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
+function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): void {
+  const tools = request.tools ?? [];
+  const builtinNames = new Set<string>();
+  tools.forEach((tool, i) => {
+    if (tool.type === 'code_interpreter') {
+      if (!state.tools.codeInterpreter)
+        throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, 'unsupported_tool');
+      builtinNames.add('python');
+    } else if (isWebSearch(tool)) {
+      if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, 'unsupported_tool');
+      ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
+    }
+  });
+  tools.forEach((tool, i) => {
+    if (tool.type === 'function' && builtinNames.has(tool.name))
+      throw invalidRequest(
+        `Function name '${tool.name}' is reserved by an enabled builtin tool; rename the function.`,
+        `tools[${i}].name`,
+        'invalid_value',
+      );
+  });
+}
+
+/** Python state lives per conversation: reuse the chain's container, else the one named, else a new one. */
+function containerFor(request: CreateResponseRequest, history: StoredItem[]): string {
+  const previous = [...history].reverse().find((item) => item.type === 'code_interpreter_call');
+  if (previous?.type === 'code_interpreter_call') return previous.container_id;
+  const tool = (request.tools ?? []).find((t) => t.type === 'code_interpreter');
+  if (tool?.type === 'code_interpreter' && typeof tool.container === 'string') return tool.container;
+  return newId('cntr');
 }

@@ -2,6 +2,7 @@
 import { TERMINAL_STATUSES, type ResponseObject } from '../../protocol/response-object';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import type { ServerState } from '../server-state';
+import { includesFromQuery, presentEvents, presentResponse } from '../present';
 import { sseResponse } from '../sse-body';
 
 function missing(id: string) {
@@ -21,8 +22,9 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   const stream = url.searchParams.get('stream');
   if (stream !== null && stream !== 'true' && stream !== 'false')
     throw invalidRequest(`Invalid value for 'stream': expected 'true' or 'false', got '${stream}'.`, 'stream', 'invalid_value');
+  const include = includesFromQuery(url);
   const response = await current(state, id);
-  if (stream !== 'true') return Response.json(response);
+  if (stream !== 'true') return Response.json(presentResponse(response, include));
 
   const rawAfter = url.searchParams.get('starting_after');
   const after = rawAfter === null ? -1 : Number(rawAfter);
@@ -31,7 +33,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   // The live log holds every event of a running response from 0, so it alone is exact;
   // a finished one replays from storage (it was persisted before the run left the table).
   const run = state.runs.get(id);
-  if (run) return sseResponse(run.log.follow(after, signal));
+  if (run) return sseResponse(presentEvents(run.log.follow(after, signal), include));
   const events = await state.store.events(id, after);
   if (events.length === 0 && !(await state.store.events(id, -1)).length)
     throw invalidRequest(
@@ -39,7 +41,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
       'stream',
       'no_event_log',
     );
-  return sseResponse(fromArray(events));
+  return sseResponse(presentEvents(fromArray(events), include));
 }
 
 async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
@@ -60,11 +62,13 @@ export async function cancelResponse(state: ServerState, id: string): Promise<Re
   const response = await current(state, id);
   if (!response.background)
     throw invalidRequest('Only responses created with background=true can be cancelled.', null, null);
-  if (response.status === 'cancelled') return Response.json(response);
+  if (response.status === 'cancelled') return Response.json(presentResponse(response, NO_INCLUDES));
   if (TERMINAL_STATUSES.has(response.status))
     throw invalidRequest(`Cannot cancel a response with status '${response.status}'.`, null, null);
   const run = state.runs.get(id);
   if (!run) throw missing(id);
   run.stop('cancel');
-  return Response.json(await run.done);
+  return Response.json(presentResponse(await run.done, NO_INCLUDES));
 }
+
+const NO_INCLUDES: ReadonlySet<string> = new Set();
