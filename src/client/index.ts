@@ -1,0 +1,3 @@
+export { startLocalRuntime, type LocalRuntime, type StartLocalRuntimeOptions } from './start-local-runtime';
+export { createRuntimeFetch } from './runtime-fetch';
+export type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';

@@ -1,0 +1,60 @@
+import * as Comlink from 'comlink';
+import type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+import { whenLockReleased } from '../runtime/lifetime-lock';
+import type { RuntimeLink } from '../runtime/port-fetch';
+import type { BodyMode, RuntimePortMessage } from '../runtime/wire';
+
+export interface RuntimeHostOptions {
+  testModels: boolean;
+  createWorker: () => Worker;
+  /** This page's lifetime lock name, once held. */
+  peerLock: Promise<string>;
+  bodyMode: BodyMode;
+}
+
+/**
+ * The leader tab's handle on its runtime worker: starts it, and mints ports to it — one
+ * for this page's direct `fetch`, one for the service worker whenever it asks.
+ */
+export class RuntimeHost {
+  readonly control: Comlink.Remote<RuntimeControl>;
+  /** Settles when the server started (or failed to; see `state`). */
+  readonly started: Promise<RuntimeStatus>;
+  readonly #link: Promise<RuntimeLink>;
+
+  constructor(private readonly options: RuntimeHostOptions) {
+    this.control = Comlink.wrap<RuntimeControl>(options.createWorker());
+    this.started = this.control.start({ testModels: options.testModels });
+    this.#link = this.#ownLink();
+  }
+
+  /** A link for this page's own direct requests (no service worker involved). */
+  link(): Promise<RuntimeLink> {
+    return this.#link;
+  }
+
+  /** Hands a fresh runtime port to the service worker `target`. */
+  async offerPortTo(target: ServiceWorker): Promise<void> {
+    const { port, runtimeLock } = await this.#newPort();
+    const message: RuntimePortMessage = {
+      type: 'local-responses/runtime-port',
+      port,
+      runtimeLock,
+      bodyMode: this.options.bodyMode,
+    };
+    target.postMessage(message, [port]);
+  }
+
+  async #newPort(): Promise<{ port: MessagePort; runtimeLock: string }> {
+    const { port1, port2 } = new MessageChannel();
+    const runtimeLock = await this.control.connect(Comlink.transfer(port1, [port1]));
+    return { port: port2, runtimeLock };
+  }
+
+  async #ownLink(): Promise<RuntimeLink> {
+    const { port, runtimeLock } = await this.#newPort();
+    const gone = new AbortController();
+    void whenLockReleased(runtimeLock).then(() => gone.abort());
+    return { port, peerLock: await this.options.peerLock, gone: gone.signal, bodyMode: this.options.bodyMode };
+  }
+}

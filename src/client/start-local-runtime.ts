@@ -1,0 +1,109 @@
+import { preferredBodyMode } from '../runtime/body-mode';
+import type { RuntimeControl } from '../runtime/control-api';
+import { holdLifetimeLock } from '../runtime/lifetime-lock';
+import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../runtime/lock-names';
+import type { BodyMode, PortWantedMessage } from '../runtime/wire';
+import type * as Comlink from 'comlink';
+import { registerServiceWorker } from './register-service-worker';
+import { RuntimeHost } from './runtime-host';
+import { createRuntimeFetch } from './runtime-fetch';
+import { waitUntilAnswering } from './wait-until-answering';
+
+export interface StartLocalRuntimeOptions {
+  /** Register the `test-scripted` model in the runtime this tab may start. */
+  testModels?: boolean;
+  /** URL of the service worker script (root scope). Default `/sw.js`. */
+  serviceWorkerUrl?: string;
+  /** Give up waiting for `/v1/models` after this long. Default 30 s. */
+  timeoutMs?: number;
+  /** Starts the runtime worker (tests and embedders may substitute). */
+  createWorker?: () => Worker;
+  /**
+   * How response bodies cross threads if this tab leads (it applies to the SW too).
+   * Default: chunk messages (see `preferredBodyMode`).
+   */
+  bodyMode?: BodyMode;
+}
+
+export interface LocalRuntime {
+  /**
+   * `fetch` for `/v1`: straight to the runtime over a MessagePort in the leader tab (or a
+   * browser without service workers), through the service worker otherwise.
+   */
+  readonly fetch: typeof fetch;
+  /** Whether this tab currently runs the runtime. */
+  isLeader(): boolean;
+  /** Control API of this tab's runtime worker; `undefined` unless leader. */
+  control(): Comlink.Remote<RuntimeControl> | undefined;
+  /** Whether `/v1` is reachable through the service worker in this tab. */
+  readonly serviceWorker: boolean;
+}
+
+/**
+ * Starts or joins the origin's local runtime and resolves once `GET /v1/models` answers.
+ * Call it once per page.
+ *
+ * Registers the service worker, then queues for the leader Web Lock for the tab's life:
+ * the holder runs the runtime worker and hands the SW ports to it; when it closes, the
+ * next tab in the queue takes over. Other tabs reach `/v1` through the SW.
+ *
+ * @example
+ * const runtime = await startLocalRuntime();
+ * const client = new OpenAI({ baseURL: location.origin + '/v1', apiKey: 'local',
+ *   dangerouslyAllowBrowser: true, fetch: runtime.fetch });
+ */
+export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const container = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
+  const peerLockName = newLockName(PEER_LOCK_PREFIX);
+  const peerLock = holdLifetimeLock(peerLockName).then(() => peerLockName);
+  let host: RuntimeHost | undefined;
+
+  // Listen before registering: a restarted SW may ask for a port at any time.
+  container?.addEventListener('message', (event: MessageEvent<PortWantedMessage>) => {
+    if (event.data?.type === 'local-responses/port-wanted' && host && event.source instanceof ServiceWorker) {
+      void host.offerPortTo(event.source);
+    }
+  });
+  container?.startMessages();
+  if (container) await registerServiceWorker(container, options.serviceWorkerUrl ?? '/sw.js');
+
+  void navigator.locks.request(LEADER_LOCK, () => {
+    host = new RuntimeHost({
+      testModels: options.testModels ?? false,
+      createWorker: options.createWorker ?? defaultWorker,
+      peerLock,
+      bodyMode: options.bodyMode ?? preferredBodyMode(),
+    });
+    if (container?.controller) void host.offerPortTo(container.controller);
+    // A new SW version took over: it starts without a port.
+    container?.addEventListener('controllerchange', () => {
+      if (container.controller) void host?.offerPortTo(container.controller);
+    });
+    // Held until the tab closes; the browser then grants it to the next waiting tab.
+    return new Promise<never>(() => {});
+  });
+
+  const runtimeFetch = createRuntimeFetch({
+    link: async () => host?.link(),
+    origin: location.origin,
+    controlled: () => container?.controller != null,
+  });
+  const runtime: LocalRuntime = {
+    fetch: runtimeFetch,
+    isLeader: () => host !== undefined,
+    control: () => host?.control,
+    serviceWorker: container?.controller != null,
+  };
+  // Through the SW when we have one: that is the path every other client uses.
+  await waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
+    timeoutMs: options.timeoutMs ?? 30_000,
+  });
+  return runtime;
+}
+
+function defaultWorker(): Worker {
+  return new Worker(new URL('../runtime/runtime-worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'local-responses-runtime',
+  });
+}

@@ -1,0 +1,211 @@
+import { transportErrorResponse } from './transport-error';
+import type { BodyMode, HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
+
+/** A requester's connection to one runtime instance. */
+export interface RuntimeLink {
+  /** The runtime's request port (see `serveRequests`). */
+  port: MessagePort;
+  /** The lifetime lock this requester holds (already held when the link is used). */
+  peerLock: string;
+  /** Aborted when the runtime is gone (its lifetime lock was released). */
+  gone: AbortSignal;
+  bodyMode: BodyMode;
+}
+
+/** The runtime is gone (its lifetime lock was released). */
+export class RuntimeGoneError extends Error {
+  override name = 'RuntimeGoneError';
+  /** Whether the runtime had accepted the request: then it may have started (no retry). */
+  constructor(
+    message: string,
+    readonly accepted: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export interface PortResponse {
+  response: Response;
+  /** Settles when the body has been fully delivered, cancelled or broken. */
+  finished: Promise<void>;
+}
+
+/**
+ * Sends `request` to the runtime over `link` and returns its response as soon as the head
+ * arrives; the body streams chunk by chunk, never buffered. Cancelling the body or aborting
+ * `signal` cancels the request in the runtime; if the runtime dies mid-body the
+ * body errors (the consumer sees a network error, as with a dropped HTTP connection).
+ *
+ * @throws RuntimeGoneError if the runtime is (or goes) away before the head.
+ * @throws the signal's reason if `signal` aborts before the head.
+ */
+export async function fetchOverPort(link: RuntimeLink, request: Request): Promise<PortResponse> {
+  return sendOverPort(link, await toWire(request), request.signal);
+}
+
+/**
+ * {@link fetchOverPort} for a request already read into wire form. The body is copied,
+ * not transferred, so the same `wire` can be sent again to another runtime.
+ */
+export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal: AbortSignal): Promise<PortResponse> {
+  signal.throwIfAborted();
+  if (link.gone.aborted) throw new RuntimeGoneError('The runtime is gone.', false);
+  const { port1: mine, port2: theirs } = new MessageChannel();
+  const message: RequestMessage = {
+    type: 'request',
+    request: wire,
+    peerLock: link.peerLock,
+    bodyMode: link.bodyMode,
+    reply: theirs,
+  };
+  link.port.postMessage(message, [theirs]);
+
+  const stop = new AbortController(); // detaches our listeners once the exchange is over
+  const cancel = () => {
+    mine.postMessage({ type: 'cancel' });
+  };
+  let accepted = false;
+  const head = await new Promise<ReplyMessage>((resolve, reject) => {
+    mine.onmessage = (event: MessageEvent<ReplyMessage>) => {
+      if (event.data.type === 'accepted') accepted = true;
+      else resolve(event.data);
+    };
+    link.gone.addEventListener('abort', () => reject(new RuntimeGoneError('The runtime stopped.', accepted)), {
+      signal: stop.signal,
+    });
+    signal.addEventListener(
+      'abort',
+      () => {
+        cancel();
+        reject(signal.reason);
+      },
+      { signal: stop.signal },
+    );
+  }).catch((error: unknown) => {
+    stop.abort();
+    mine.close();
+    throw error;
+  });
+
+  if (head.type === 'fail') {
+    stop.abort();
+    mine.close();
+    return { response: transportErrorResponse(500, head.error), finished: Promise.resolve() };
+  }
+  if (head.type !== 'head') throw new Error(`Protocol error: expected head, got ${head.type}.`);
+
+  let settle!: () => void;
+  const finished = new Promise<void>((resolve) => (settle = resolve));
+  const end = () => {
+    stop.abort();
+    mine.close();
+    settle();
+  };
+  const init: ResponseInit = { status: head.head.status, statusText: head.head.statusText, headers: head.head.headers };
+  if (!head.hasBody) {
+    end();
+    return { response: new Response(null, init), finished };
+  }
+  const body =
+    link.bodyMode === 'stream' ? relayStream(head, link, signal, stop.signal, end) : relayChunks(mine, link, signal, stop.signal, end, cancel);
+  return { response: new Response(body, init), finished };
+}
+
+export async function toWire(request: Request): Promise<WireRequest> {
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  const body = hasBody ? await request.arrayBuffer() : null;
+  return {
+    url: request.url,
+    method: request.method,
+    headers: [...request.headers],
+    body: body && body.byteLength > 0 ? body : null,
+  };
+}
+
+/** `stream` mode: re-exposes the transferred stream so runtime death can error it. */
+function relayStream(
+  head: HeadMessage,
+  link: RuntimeLink,
+  signal: AbortSignal,
+  stopped: AbortSignal,
+  end: () => void,
+): ReadableStream<Uint8Array> {
+  if (!head.body) throw new Error('Protocol error: stream mode head without a body.');
+  const reader = head.body.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        const broken = (reason: unknown) => {
+          c.error(reason);
+          // Tell the runtime if it is still there; if it is not, there is nothing to stop.
+          void reader.cancel(reason).catch(() => {});
+          end();
+        };
+        link.gone.addEventListener('abort', () => broken(new RuntimeGoneError('The runtime stopped.', true)), {
+          signal: stopped,
+        });
+        signal.addEventListener('abort', () => broken(signal.reason), { signal: stopped });
+      },
+      async pull(c) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            c.close();
+            end();
+          } else c.enqueue(value);
+        } catch (error) {
+          c.error(error);
+          end();
+        }
+      },
+      async cancel(reason) {
+        // Propagates through the transferred stream to the runtime, which aborts the request.
+        end();
+        await reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** `chunks` mode: turns chunk/end/fail messages back into a stream. */
+function relayChunks(
+  port: MessagePort,
+  link: RuntimeLink,
+  signal: AbortSignal,
+  stopped: AbortSignal,
+  end: () => void,
+  cancel: () => void,
+): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(c) {
+      const broken = (reason: unknown) => {
+        c.error(reason);
+        end();
+      };
+      port.onmessage = (event: MessageEvent<ReplyMessage>) => {
+        const m = event.data;
+        if (m.type === 'chunk') c.enqueue(m.chunk);
+        else if (m.type === 'end') {
+          c.close();
+          end();
+        } else if (m.type === 'fail') broken(new TypeError(`network error: ${m.error.message}`));
+      };
+      link.gone.addEventListener('abort', () => broken(new RuntimeGoneError('The runtime stopped.', true)), {
+        signal: stopped,
+      });
+      signal.addEventListener(
+        'abort',
+        () => {
+          cancel();
+          broken(signal.reason);
+        },
+        { signal: stopped },
+      );
+    },
+    cancel() {
+      cancel();
+      end();
+    },
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Runtime worker entry: a dedicated module Worker started by the leader tab. Hosts the
+ * Responses server and answers requests arriving on ports handed to it by `connect`.
+ */
+import * as Comlink from 'comlink';
+import type { RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
+import { timeDirectStream } from './direct-stream';
+import { holdLifetimeLock } from './lifetime-lock';
+import { newLockName, RUNTIME_LOCK_PREFIX } from './lock-names';
+import { createLocalServer, type LocalServer } from './local-server';
+import { PeerWatch, serveRequests } from './serve-requests';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const runtimeLock = newLockName(RUNTIME_LOCK_PREFIX);
+// Nobody learns the lock's name before it is held (connect awaits this), so a watcher can
+// never mistake "not taken yet" for "runtime gone".
+const lockHeld = holdLifetimeLock(runtimeLock);
+const peers = new PeerWatch();
+
+let status: RuntimeStatus = { state: 'starting', runtimeLock, testModels: false };
+let startOnce: Promise<LocalServer> | undefined;
+let resolveServer!: (server: Promise<LocalServer>) => void;
+// Requests may arrive (over ports) before `start`; they wait for the server here. If it
+// fails to start, each request fails with the reason (a 500 from the transport).
+const server = new Promise<LocalServer>((resolve) => (resolveServer = resolve));
+server.catch(() => {}); // observed per request; not an unhandled rejection
+
+async function handle(request: Request): Promise<Response> {
+  return (await server).fetch(request);
+}
+
+const control: RuntimeControl = {
+  async start(options: RuntimeStartOptions) {
+    if (!startOnce) {
+      status = { ...status, testModels: options.testModels };
+      startOnce = lockHeld.then(() => createLocalServer({ testModels: options.testModels }));
+      resolveServer(startOnce);
+      startOnce.then(
+        () => (status = { ...status, state: 'ready' }),
+        (error: unknown) => {
+          status = { ...status, state: 'failed', error: error instanceof Error ? error.message : String(error) };
+        },
+      );
+    }
+    await startOnce.catch(() => {}); // a failed start is reported in the status, not thrown
+    return status;
+  },
+  async status() {
+    return status;
+  },
+  async connect(port: MessagePort) {
+    await lockHeld;
+    serveRequests(port, handle, peers);
+    return runtimeLock;
+  },
+  streamDirect(body: string) {
+    return timeDirectStream(handle, self.location.origin, body);
+  },
+};
+
+Comlink.expose(control);

@@ -1,0 +1,178 @@
+import { whenLockReleased } from './lifetime-lock';
+import { transportError } from './transport-error';
+import type { HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
+
+export type RequestHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Runtime side of the transport: answers every {@link RequestMessage} arriving on `port`
+ * with `handler`. Each request gets an AbortSignal that fires when the requester cancels
+ * the body, sends `cancel`, or dies (its peer lock is released) — so the server stops a
+ * stream nobody reads, exactly as it would on an HTTP disconnect.
+ */
+export function serveRequests(port: MessagePort, handler: RequestHandler, peers = new PeerWatch()): void {
+  let owned = false;
+  port.onmessage = (event: MessageEvent<RequestMessage>) => {
+    if (event.data?.type !== 'request') return;
+    if (!owned) {
+      // Each port serves one requester (an SW instance or a page): close it when that one
+      // dies, or every SW restart would leave a port behind in the runtime.
+      owned = true;
+      const requester = new AbortController();
+      requester.signal.addEventListener('abort', () => port.close(), { once: true });
+      peers.track(event.data.peerLock, requester);
+    }
+    void serveOne(event.data, handler, peers);
+  };
+}
+
+/** Aborts all requests of a requester once its lifetime lock is released. */
+export class PeerWatch {
+  readonly #requests = new Map<string, Set<AbortController>>();
+
+  /** `whenReleased` is injectable for tests outside browsers (no Web Locks in Node 20). */
+  constructor(private readonly whenReleased: (lock: string) => Promise<void> = whenLockReleased) {}
+
+  track(peerLock: string, controller: AbortController): () => void {
+    let set = this.#requests.get(peerLock);
+    if (!set) {
+      const fresh = new Set<AbortController>();
+      set = fresh;
+      this.#requests.set(peerLock, fresh);
+      // One waiter per peer, not per request: lock requests are cheap but not free.
+      void this.whenReleased(peerLock).then(() => {
+        this.#requests.delete(peerLock);
+        for (const c of fresh) c.abort(new DOMException('The client went away.', 'AbortError'));
+      });
+    }
+    set.add(controller);
+    return () => set.delete(controller);
+  }
+}
+
+async function serveOne(message: RequestMessage, handler: RequestHandler, peers: PeerWatch): Promise<void> {
+  const { reply, bodyMode } = message;
+  const controller = new AbortController();
+  const untrack = peers.track(message.peerLock, controller);
+  const post = (m: ReplyMessage, transfer: Transferable[] = []) => reply.postMessage(m, transfer);
+  reply.onmessage = (event) => {
+    if (event.data?.type === 'cancel') controller.abort(new DOMException('The client cancelled.', 'AbortError'));
+  };
+  const finish = () => {
+    untrack();
+    reply.close();
+  };
+  post({ type: 'accepted' });
+
+  let response: Response;
+  try {
+    response = await handler(toRequest(message.request, controller.signal));
+  } catch (error) {
+    // The server maps its own errors to HTTP; reaching here means it threw outright.
+    post({ type: 'fail', error: transportError('runtime_error', describe(error)) });
+    finish();
+    return;
+  }
+  const head: HeadMessage['head'] = {
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers],
+  };
+  const source = response.body;
+  if (!source) {
+    post({ type: 'head', head, body: null, hasBody: false });
+    finish();
+    return;
+  }
+  const reader = source.getReader();
+  // Whatever stops the exchange (cancel message, peer death, consumer cancel) aborts the
+  // Request's signal and cancels the server's body: the server sees a disconnect.
+  // A cancel that fails means the body already ended or broke: nothing left to stop.
+  const cancelBody = () => void reader.cancel(controller.signal.reason).catch(() => {});
+  if (controller.signal.aborted) cancelBody(); // gone while the handler was running
+  else controller.signal.addEventListener('abort', cancelBody, { once: true });
+
+  if (bodyMode === 'stream') {
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(c) {
+          try {
+            const { done, value } = await reader.read();
+            if (done) {
+              c.close();
+              finish();
+            } else c.enqueue(value);
+          } catch (error) {
+            c.error(error);
+            finish();
+          }
+        },
+        cancel(reason) {
+          controller.abort(reason);
+          finish();
+        },
+      },
+      // No buffering beyond one chunk: backpressure reaches the server.
+      { highWaterMark: 0 },
+    );
+    post({ type: 'head', head, body, hasBody: true }, [body]);
+    return;
+  }
+
+  post({ type: 'head', head, hasBody: true });
+  try {
+    for await (const chunk of coalesced(reader)) {
+      // Copied, not transferred: a chunk may be a view into a buffer the server reuses.
+      post({ type: 'chunk', chunk });
+    }
+    post({ type: 'end' });
+  } catch (error) {
+    if (!controller.signal.aborted) post({ type: 'fail', error: transportError('stream_error', describe(error)) });
+  } finally {
+    finish();
+  }
+}
+
+const PENDING = Symbol('pending');
+
+/**
+ * Yields the body's chunks, joining those already queued into one: each message costs a
+ * task on the receiving thread, so a burst (a fast model, a replayed event log) goes over
+ * as one message. A chunk is never held back waiting for the next one.
+ */
+async function* coalesced(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let batch: Uint8Array[] = [];
+  let next = reader.read();
+  for (;;) {
+    // `next` wins the race only if it is already settled (a chunk was queued).
+    const ready = batch.length > 0 ? await Promise.race([next, Promise.resolve(PENDING)]) : await next;
+    if (ready === PENDING) {
+      yield join(batch);
+      batch = [];
+      continue;
+    }
+    if (ready.done) break;
+    batch.push(ready.value);
+    next = reader.read();
+  }
+  if (batch.length > 0) yield join(batch);
+}
+
+function join(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}
+
+function toRequest(wire: WireRequest, signal: AbortSignal): Request {
+  return new Request(wire.url, { method: wire.method, headers: wire.headers, body: wire.body, signal });
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,25 @@
+import type { TransportErrorData } from './wire';
+
+/**
+ * Responses for failures of the transport itself (no runtime, runtime crashed, runtime
+ * failed to start). Everything the server answers is shaped by the server; these are the
+ * only errors the HTTP edge makes up, in OpenAI's error shape so SDKs surface them.
+ */
+export function transportError(code: string, message: string): TransportErrorData {
+  return { type: 'server_error', code, message, param: null };
+}
+
+export function transportErrorResponse(status: number, error: TransportErrorData): Response {
+  return new Response(JSON.stringify({ error }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** 503 telling the user what to do: open the app so a tab starts the runtime. */
+export function runtimeUnavailable(appUrl: string, why = 'No local runtime is running.'): Response {
+  return transportErrorResponse(
+    503,
+    transportError('runtime_unavailable', `${why} Open the app (${appUrl}) in a tab to start it.`),
+  );
+}

@@ -1,0 +1,108 @@
+/**
+ * Wire format between a requester (the service worker, or a page calling the runtime
+ * directly) and the runtime worker. Types only: everything here crosses `postMessage`, so
+ * it is plain structured-cloneable data (plus transferred ports, buffers and streams).
+ *
+ * One request = one fresh MessageChannel. The requester posts a {@link RequestMessage} on
+ * the runtime's port with one end of that channel as `reply`; the runtime answers on
+ * `reply` with an {@link AcceptedMessage} at once, a {@link HeadMessage}, then (in `chunks` mode) the body as
+ * {@link ChunkMessage}s closed by an {@link EndMessage} or {@link FailMessage}. The
+ * requester may send {@link CancelMessage} on `reply` at any time.
+ */
+
+/** How a response body crosses the thread boundary. */
+export type BodyMode =
+  /** The body is a transferred ReadableStream (Chromium, Firefox; not Safari). */
+  | 'stream'
+  /** The body is posted chunk by chunk; works everywhere MessagePort does. */
+  | 'chunks';
+
+export interface WireRequest {
+  url: string;
+  method: string;
+  headers: [string, string][];
+  /** Transferred, not copied. `null` for GET/HEAD or an empty body. */
+  body: ArrayBuffer | null;
+}
+
+export interface RequestMessage {
+  type: 'request';
+  request: WireRequest;
+  /**
+   * Name of a Web Lock the requester holds for as long as it lives. The runtime waits on
+   * it: when it is granted the requester is gone (SW stopped, tab closed), and every
+   * request it made is aborted. MessagePorts give no such signal in Chromium: a
+   * transferred stream whose reader died is never cancelled.
+   */
+  peerLock: string;
+  bodyMode: BodyMode;
+  reply: MessagePort;
+}
+
+/**
+ * Sent before the handler is called: a runtime that dies before the requester saw this
+ * never started the request, so the requester may safely send it to the next runtime.
+ */
+export interface AcceptedMessage {
+  type: 'accepted';
+}
+
+export interface WireResponseHead {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+}
+
+export interface HeadMessage {
+  type: 'head';
+  head: WireResponseHead;
+  /** `stream` mode only; `null` when the response has no body. */
+  body?: ReadableStream<Uint8Array> | null;
+  /** `chunks` mode: whether chunk messages follow. */
+  hasBody: boolean;
+}
+
+export interface ChunkMessage {
+  type: 'chunk';
+  chunk: Uint8Array;
+}
+
+export interface EndMessage {
+  type: 'end';
+}
+
+/** The body broke after the head was sent (or the handler threw before it). */
+export interface FailMessage {
+  type: 'fail';
+  error: TransportErrorData;
+}
+
+/** Requester → runtime: the consumer went away; abort the request. */
+export interface CancelMessage {
+  type: 'cancel';
+}
+
+export type ReplyMessage = AcceptedMessage | HeadMessage | ChunkMessage | EndMessage | FailMessage;
+
+/** Errors cross threads as data, never as `Error` objects or `toString()` text. */
+export interface TransportErrorData {
+  type: 'server_error';
+  code: string;
+  message: string;
+  param: null;
+}
+
+/** Leader page → service worker: here is a port to the runtime. */
+export interface RuntimePortMessage {
+  type: 'local-responses/runtime-port';
+  port: MessagePort;
+  /** Web Lock the runtime worker holds for its life; granted to others once it is gone. */
+  runtimeLock: string;
+  /** How bodies cross: the leader decides for every requester (one choice per origin). */
+  bodyMode: BodyMode;
+}
+
+/** Service worker → pages: I have no runtime port; the leader, please send one. */
+export interface PortWantedMessage {
+  type: 'local-responses/port-wanted';
+}

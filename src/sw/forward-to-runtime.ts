@@ -1,0 +1,33 @@
+import { RuntimeGoneError, sendOverPort, toWire } from '../runtime/port-fetch';
+import { runtimeUnavailable } from '../runtime/transport-error';
+import type { RuntimeConnection } from './runtime-connection';
+
+/** How long a request waits for a page to hand over a runtime port (SW restart, handover). */
+const PORT_WAIT_MS = 3_000;
+
+/**
+ * Answers one `/v1/*` fetch event from the runtime. The body is streamed through; the
+ * event's lifetime is extended until it is fully delivered so the browser does not stop
+ * the SW mid-stream (Chromium still stops it after ~5 minutes; a background response keeps
+ * running in the runtime and the client resumes with `starting_after`).
+ */
+export async function forwardToRuntime(event: FetchEvent, connection: RuntimeConnection, appUrl: string): Promise<Response> {
+  const wire = await toWire(event.request);
+  // A link can die between being handed out and being used: then, if the runtime never
+  // accepted the request, try once more with a fresh one (the next leader's).
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const link = await connection.link(PORT_WAIT_MS);
+    if (!link) return runtimeUnavailable(appUrl);
+    try {
+      const { response, finished } = await sendOverPort(link, wire, event.request.signal);
+      event.waitUntil(finished);
+      return response;
+    } catch (error) {
+      if (!(error instanceof RuntimeGoneError)) throw error; // the client aborted: nobody reads the answer
+      if (error.accepted) {
+        return runtimeUnavailable(appUrl, 'The local runtime stopped (was its tab closed?) before answering.');
+      }
+    }
+  }
+  return runtimeUnavailable(appUrl);
+}

@@ -1,0 +1,43 @@
+/**
+ * Service worker entry: the HTTP edge of the local Responses API. Forwards same-origin
+ * `/v1/*` to the runtime worker and keeps no state that matters — browsers stop service
+ * workers at will, which must cost nothing but the open connections.
+ *
+ * Built as a classic IIFE script (see vite.config.ts).
+ */
+import { holdLifetimeLock } from '../runtime/lifetime-lock';
+import { newLockName, PEER_LOCK_PREFIX } from '../runtime/lock-names';
+import type { RuntimePortMessage } from '../runtime/wire';
+import { forwardToRuntime } from './forward-to-runtime';
+import { RuntimeConnection } from './runtime-connection';
+
+declare const self: ServiceWorkerGlobalScope;
+
+const peerLockName = newLockName(PEER_LOCK_PREFIX);
+const connection = new RuntimeConnection({
+  peerLock: holdLifetimeLock(peerLockName).then(() => peerLockName),
+  async askPages(message) {
+    const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+    for (const page of pages) page.postMessage(message);
+  },
+});
+const appUrl = new URL('/', self.location.href).href;
+
+// First visit: take over the page that registered us without waiting for a reload.
+self.addEventListener('install', (event) => event.waitUntil(self.skipWaiting()));
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener('message', (event) => {
+  const data = event.data as RuntimePortMessage | { type: 'local-responses/claim' } | undefined;
+  if (data?.type === 'local-responses/runtime-port') event.waitUntil(connection.accept(data));
+  // A hard-reloaded page is not controlled until we claim it again.
+  if (data?.type === 'local-responses/claim') event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener('fetch', (event) => {
+  const url = new URL(event.request.url);
+  // Same origin only: no other origin's requests are ever answered (and no CORS headers sent).
+  if (url.origin !== self.location.origin) return;
+  if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return;
+  event.respondWith(forwardToRuntime(event, connection, appUrl));
+});
