@@ -13,6 +13,8 @@ import type { ResponseStore } from '../store/response-store';
 import { ApiError } from '../shared/api-error';
 import { INTERRUPTED } from './response-run';
 import type { ToolPorts } from './tool-ports';
+import type { ModelManager } from './model-manager';
+import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
 import { createResponse } from './routes/create-response';
 import { listInputItems } from './routes/input-items';
 import { listModels, retrieveModel } from './routes/models';
@@ -31,6 +33,8 @@ export interface ResponsesServerOptions {
   eventLogMaxAge?: number;
   /** Builtin tools (code interpreter, web search) this runtime can run. */
   tools?: ToolPorts;
+  /** Model management for the `/v1/local/*` routes (download, cache, status). */
+  modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds per response (default 8); past it the response ends `incomplete`. */
   maxToolRounds?: number;
 }
@@ -57,6 +61,9 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
   { pattern: /^\/v1\/responses\/([^/]+)\/input_items$/, methods: { GET: (s, _r, u, [id]) => listInputItems(s, id!, u) } },
   { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
   { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
+  { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },
+  { pattern: /^\/v1\/local\/models\/([^/]+)\/load$/, methods: { POST: (s, r, _u, [id]) => loadModel(s, id!, r.signal) } },
+  { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
 ];
 
 export async function createResponsesServer(options: ResponsesServerOptions): Promise<ResponsesServer> {
@@ -69,6 +76,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     flushMs: options.flushMs ?? 50,
     tools: options.tools ?? {},
     maxToolRounds: options.maxToolRounds ?? 8,
+    ...(options.modelManager ? { modelManager: options.modelManager } : {}),
   };
   // Whatever an earlier runtime left running can never finish now.
   await state.store.failUnfinished(INTERRUPTED, now());

@@ -6,6 +6,7 @@ import { notFound } from '../shared/api-error';
 import { EngineQueue } from './engine-queue';
 import type { ResponseRun } from './response-run';
 import type { ToolPorts } from './tool-ports';
+import type { ModelManager } from './model-manager';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -24,6 +25,8 @@ export interface ServerState {
   flushMs: number;
   /** Builtin tool implementations this runtime has. */
   tools: ToolPorts;
+  /** Download/cache/status for `/v1/local/*`; absent in runtimes without real models. */
+  modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds allowed per response before it ends `incomplete`. */
   maxToolRounds: number;
 }

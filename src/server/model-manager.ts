@@ -1,0 +1,44 @@
+/**
+ * The model-management port behind `/v1/local/*`: what the chat app needs beyond OpenAI's
+ * API (download with progress, cache, storage, GPU support). It is HTTP like the rest, so
+ * every tab of the origin can manage models through the service worker, not only the
+ * leader tab that hosts the runtime.
+ */
+import type { LoadProgress } from '../engine/engine';
+
+export interface GpuStatus {
+  usable: boolean;
+  /** Why WebGPU cannot be used, in words a person can act on. */
+  reason: string | null;
+  shaderF16: boolean;
+}
+
+export interface StorageStatus {
+  usageBytes: number;
+  quotaBytes: number;
+  persisted: boolean;
+}
+
+export interface LocalModelStatus {
+  id: string;
+  cached: boolean;
+  loaded: boolean;
+}
+
+export interface RuntimeStatusReport {
+  gpu: GpuStatus;
+  storage: StorageStatus | null;
+  /** Model ready to generate, if any. */
+  loaded: string | null;
+  /** The load in progress, if any. */
+  loading: LoadProgress | null;
+  models: LocalModelStatus[];
+}
+
+export interface ModelManager {
+  status(): Promise<RuntimeStatusReport>;
+  /** Downloads and prepares `id`, reporting progress until it is ready; aborting cancels the download. */
+  load(id: string, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<void>;
+  /** Removes `id`'s files from the cache (unloading it first if loaded). */
+  deleteCached(id: string): Promise<void>;
+}
