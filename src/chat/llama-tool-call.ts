@@ -4,6 +4,7 @@
  * and its value}"): `{"name": "get_weather", "parameters": {"location": "Paris"}}`.
  */
 import type { ToolCallBody } from './hermes-tool-call';
+import { argumentsObject, isJsonObject, parseJson } from './json-value';
 
 const ALLOWED_KEYS = new Set(['name', 'parameters', 'arguments', 'type']);
 
@@ -20,20 +21,7 @@ export function parseLlamaToolCall(json: string): ToolCallBody | null {
   if ('type' in call && call.type !== 'function') return null;
   if ('parameters' in call === 'arguments' in call) return null;
   const given = 'parameters' in call ? call.parameters : call.arguments;
-  const args = typeof given === 'string' ? parseJson(given) : given;
-  if (!isJsonObject(args)) return null;
+  const args = argumentsObject(given);
+  if (!args) return null;
   return { name: call.name, arguments: JSON.stringify(args) };
-}
-
-/** `undefined` when the text is not JSON: for a model's output that is an answer, not an error. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
