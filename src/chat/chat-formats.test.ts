@@ -3,7 +3,7 @@ import { chatFormats } from './chat-formats';
 
 describe('chatFormats', () => {
   it('holds every family under its own name', () => {
-    expect(Object.keys(chatFormats).sort()).toEqual(['chatml-plain', 'gemma', 'llama3', 'phi3', 'qwen', 'qwen3', 'r1-distill', 'smollm2']);
+    expect(Object.keys(chatFormats).sort()).toEqual(['chatml-plain', 'gemma', 'llama3', 'phi3', 'qwen', 'qwen3', 'r1-distill', 'raw-completion', 'smollm2']);
     for (const [name, format] of Object.entries(chatFormats)) expect(format.name).toBe(name);
   });
 
@@ -23,6 +23,7 @@ describe('chatFormats', () => {
         '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
       phi3: '<|user|>\nHi<|end|>\n<|assistant|>\n',
       gemma: '<bos><start_of_turn>user\nHi<end_of_turn>\n<start_of_turn>model\n',
+      'raw-completion': 'Hi',
     });
   });
 });

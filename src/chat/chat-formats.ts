@@ -8,6 +8,7 @@
  *   `<think>`), no tools.
  * - `chatml-plain`, `smollm2`, `phi3`, `gemma`: ChatML models, SmolLM2, Phi-3.5-mini, Gemma 2
  *   — text only, no tools.
+ * - `raw-completion`: base models without a template (test GGUFs): the last user text only.
  */
 import type { ChatFormat } from './chat-format';
 import { chatmlPlainFormat, smollm2Format } from './chatml-plain-format';
@@ -17,9 +18,10 @@ import { phi3Format } from './phi3-format';
 import { qwen3Format } from './qwen3-format';
 import { qwenFormat } from './qwen-format';
 import { r1DistillFormat } from './r1-distill-format';
+import { rawCompletionFormat } from './raw-completion-format';
 
 export const chatFormats: Record<string, ChatFormat> = Object.fromEntries(
-  [qwenFormat, qwen3Format, llama3Format, r1DistillFormat, chatmlPlainFormat, smollm2Format, phi3Format, gemmaFormat].map(
+  [qwenFormat, qwen3Format, llama3Format, r1DistillFormat, chatmlPlainFormat, smollm2Format, phi3Format, gemmaFormat, rawCompletionFormat].map(
     (format) => [format.name, format],
   ),
 );

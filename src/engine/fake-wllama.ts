@@ -1,0 +1,158 @@
+/**
+ * A scripted stand-in for wllama 3.13 at the `WllamaLike` boundary, for unit tests in Node.
+ * It reproduces what the real one was measured to do (`wllama-like.ts`): download progress
+ * then load, `n_vocab: 0` for a bad file, a `prompt_progress` chunk first, one chunk per
+ * token (`''` for EOS), a last chunk with `finish_reason` + `usage` + `timings`, and the
+ * abort signal checked before each chunk (an `AbortError` after at most one more token).
+ */
+import type { WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from './wllama-like';
+
+export interface FakeLoadScript {
+  /** Download progress events to send, in bytes (default: one event at 100%). */
+  progress?: Array<{ loaded: number; total: number }>;
+  /** Reject the load with this error (after the progress events). */
+  error?: Error;
+  /** Never settle after the progress events (a wasm that does not start); `exit()` rejects it. */
+  hang?: boolean;
+  info?: Partial<WllamaContextInfo>;
+}
+
+export interface FakeCompletionScript {
+  /** Token texts; the fake adds `''` for EOS when `finish` is `stop`. */
+  tokens: string[];
+  finish?: 'stop' | 'length';
+  promptTokens?: number;
+  cachedTokens?: number;
+  /** Fail when asked for this token index (after the prompt was accepted). */
+  failAt?: { index: number; error: Error };
+  /** Reject when the stream is first read (llama.cpp refusing the prompt). */
+  refuse?: Error;
+  /** Each chunk waits for `release()` (see `FakeWllama.release`) instead of coming at once. */
+  gated?: boolean;
+}
+
+function abortError(): Error {
+  const err = new Error('Operation aborted');
+  err.name = 'AbortError';
+  return err;
+}
+
+export class FakeWllama implements WllamaLike {
+  readonly calls: string[] = [];
+  readonly completions: WllamaCompletionParams[] = [];
+  readonly deletedFromCache: string[] = [];
+  loadParams: WllamaLoadParams | null = null;
+  loadedUrl: string | null = null;
+  exited = false;
+  /** Chunks handed out so far by the current completion. */
+  chunksRead = 0;
+
+  private info: WllamaContextInfo | null = null;
+  private rejectHang: ((err: Error) => void) | null = null;
+  private gate: Array<() => void> = [];
+  private scripts: FakeCompletionScript[];
+
+  cacheManager = {
+    delete: async (url: string) => {
+      this.deletedFromCache.push(url);
+    },
+  };
+
+  constructor(
+    private readonly loadScript: FakeLoadScript = {},
+    completions: FakeCompletionScript[] = [],
+  ) {
+    this.scripts = [...completions];
+  }
+
+  /** Queues the script of the next completion. */
+  script(completion: FakeCompletionScript): this {
+    this.scripts.push(completion);
+    return this;
+  }
+
+  /** Lets the next `n` gated chunks through. */
+  release(n = 1): void {
+    for (let i = 0; i < n; i++) {
+      const open = this.gate.shift();
+      if (open) open();
+      else this.credit++;
+    }
+  }
+  private credit = 0;
+
+  async loadModelFromUrl(url: string, params: WllamaLoadParams): Promise<void> {
+    this.calls.push('load');
+    this.loadParams = params;
+    this.loadedUrl = url;
+    const total = 1000;
+    for (const event of this.loadScript.progress ?? [{ loaded: total, total }]) {
+      await Promise.resolve();
+      if (params.signal?.aborted) throw abortError();
+      params.progressCallback?.(event);
+    }
+    if (this.loadScript.error) throw this.loadScript.error;
+    if (this.loadScript.hang) {
+      await new Promise<void>((_resolve, reject) => (this.rejectHang = reject));
+    }
+    this.info = { n_vocab: 365, n_ctx: params.n_ctx, n_ctx_train: 2048, add_bos_token: true, ...this.loadScript.info };
+  }
+
+  getLoadedContextInfo(): WllamaContextInfo {
+    if (!this.info) throw new Error('loadModel() is not yet called');
+    return { ...this.info };
+  }
+
+  async createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>> {
+    this.calls.push('createCompletion');
+    if (this.exited || !this.info) throw new Error('loadModel() is not yet called');
+    this.completions.push(params);
+    const script = this.scripts.shift() ?? { tokens: ['Hello', ' world'] };
+    this.chunksRead = 0;
+    const chunks = this.chunksOf(script);
+    const self = this;
+    async function* stream(): AsyncGenerator<WllamaCompletionChunk> {
+      for (let i = 0; i < chunks.length; i++) {
+        if (params.abortSignal?.aborted) throw abortError();
+        if (script.gated) await self.waitForGate();
+        if (self.exited) throw new Error('The model was unloaded');
+        if (i === 0 && script.refuse) throw script.refuse;
+        if (script.failAt && i === script.failAt.index + 1) throw script.failAt.error;
+        self.chunksRead++;
+        yield chunks[i]!;
+      }
+    }
+    return stream();
+  }
+
+  async exit(): Promise<void> {
+    this.calls.push('exit');
+    this.exited = true;
+    this.rejectHang?.(new Error('The model was unloaded'));
+  }
+
+  private waitForGate(): Promise<void> {
+    if (this.credit > 0) {
+      this.credit--;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.gate.push(resolve));
+  }
+
+  private chunksOf(script: FakeCompletionScript): WllamaCompletionChunk[] {
+    const finish = script.finish ?? 'stop';
+    const promptTokens = script.promptTokens ?? 7;
+    const cachedTokens = script.cachedTokens ?? 0;
+    const tokens = finish === 'stop' ? [...script.tokens, ''] : script.tokens;
+    const chunks: WllamaCompletionChunk[] = [
+      { choices: [{ text: '', finish_reason: null }], prompt_progress: { total: promptTokens, cache: cachedTokens, processed: cachedTokens, time_ms: 0 } },
+    ];
+    for (const text of tokens) chunks.push({ choices: [{ text, finish_reason: null }] });
+    chunks.push({
+      choices: [{ text: '', finish_reason: finish }],
+      usage: { prompt_tokens: promptTokens, completion_tokens: tokens.length, prompt_tokens_details: { cached_tokens: cachedTokens } },
+      timings: { prompt_n: promptTokens - cachedTokens, prompt_ms: 12.4, prompt_per_second: 500, predicted_per_second: 40 },
+    });
+    return chunks;
+  }
+}

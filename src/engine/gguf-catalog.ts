@@ -1,0 +1,175 @@
+/**
+ * Models the wllama (llama.cpp on WebAssembly, CPU) engine serves: small instruct models as
+ * single GGUF files at Q4_K_M, and hidden test models.
+ *
+ * Where the files come from: `{modelBase}/{file}` when a mirror is configured (one flat
+ * folder of `.gguf` files), else Hugging Face, `https://huggingface.co/{repo}/resolve/main/{file}`.
+ * File names are those the repos publish (bartowski's quantizations, unsloth's for Qwen3,
+ * whose official repo has no Q4_K_M).
+ *
+ * Sizes (`downloadBytes`) are the repos' listed file sizes, rounded, as known when this
+ * catalog was written (they cannot be checked from the build machines, which have no
+ * internet): good to a few percent; wllama reports the real byte count while it downloads.
+ *
+ * `context_window` is the context llama.cpp is loaded with (the KV cache is allocated for
+ * it up front, in WebAssembly memory): 4096, as for web-llm, although the models were trained
+ * for more. Once a model is loaded the engine reports `min(n_ctx, n_ctx_train)` instead.
+ *
+ * Ids end in `-GGUF` so they never collide with web-llm's (`…-q4f16_1-MLC`).
+ */
+import type { ModelInfo } from './engine';
+
+export interface GgufCatalogEntry {
+  /** Our model id (what clients send). */
+  id: string;
+  label: string;
+  owned_by: string;
+  /** Unix seconds: the model's release date. */
+  created: number;
+  /** Name of the `chat/` format that renders prompts and parses output. */
+  chat_format: string;
+  /** The GGUF file name, on the mirror and in the Hugging Face repo. */
+  file: string;
+  /** Hugging Face repository that publishes `file`; absent for test models (mirror only). */
+  repo?: string;
+  downloadBytes: number;
+  context_window: number;
+  capabilities: { tools: boolean; reasoning: boolean };
+  /** Hidden from the UI's model picker (test models). */
+  hidden?: boolean;
+}
+
+const MB = 1_000_000;
+
+function released(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
+}
+
+export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
+  {
+    id: 'Qwen3-0.6B-Q4_K_M-GGUF',
+    label: 'Qwen3 0.6B (CPU)',
+    owned_by: 'Qwen',
+    created: released('2025-04-29'),
+    chat_format: 'qwen3',
+    file: 'Qwen3-0.6B-Q4_K_M.gguf',
+    repo: 'unsloth/Qwen3-0.6B-GGUF',
+    downloadBytes: 397 * MB,
+    context_window: 4096,
+    capabilities: { tools: true, reasoning: true },
+  },
+  {
+    id: 'Qwen2.5-0.5B-Instruct-Q4_K_M-GGUF',
+    label: 'Qwen2.5 0.5B Instruct (CPU)',
+    owned_by: 'Qwen',
+    created: released('2024-09-19'),
+    chat_format: 'qwen',
+    file: 'Qwen2.5-0.5B-Instruct-Q4_K_M.gguf',
+    repo: 'bartowski/Qwen2.5-0.5B-Instruct-GGUF',
+    downloadBytes: 398 * MB,
+    context_window: 4096,
+    capabilities: { tools: true, reasoning: false },
+  },
+  {
+    id: 'Qwen2.5-1.5B-Instruct-Q4_K_M-GGUF',
+    label: 'Qwen2.5 1.5B Instruct (CPU)',
+    owned_by: 'Qwen',
+    created: released('2024-09-19'),
+    chat_format: 'qwen',
+    file: 'Qwen2.5-1.5B-Instruct-Q4_K_M.gguf',
+    repo: 'bartowski/Qwen2.5-1.5B-Instruct-GGUF',
+    downloadBytes: 986 * MB,
+    context_window: 4096,
+    capabilities: { tools: true, reasoning: false },
+  },
+  {
+    id: 'SmolLM2-360M-Instruct-Q4_K_M-GGUF',
+    label: 'SmolLM2 360M Instruct (CPU)',
+    owned_by: 'HuggingFaceTB',
+    created: released('2024-11-01'),
+    chat_format: 'smollm2',
+    file: 'SmolLM2-360M-Instruct-Q4_K_M.gguf',
+    repo: 'bartowski/SmolLM2-360M-Instruct-GGUF',
+    downloadBytes: 271 * MB,
+    context_window: 4096,
+    capabilities: { tools: false, reasoning: false },
+  },
+  {
+    id: 'Llama-3.2-1B-Instruct-Q4_K_M-GGUF',
+    label: 'Llama 3.2 1B Instruct (CPU)',
+    owned_by: 'meta-llama',
+    created: released('2024-09-25'),
+    chat_format: 'llama3',
+    file: 'Llama-3.2-1B-Instruct-Q4_K_M.gguf',
+    repo: 'bartowski/Llama-3.2-1B-Instruct-GGUF',
+    downloadBytes: 808 * MB,
+    context_window: 4096,
+    capabilities: { tools: true, reasoning: false },
+  },
+];
+
+/** Id of the generated test GGUF (`test/fixtures/make-tiny-gguf.ts`). */
+export const TINY_LLAMA_MODEL_ID = 'test-tiny-llama';
+/** Id of `../shared/models/stories260K.gguf` when a test serves it. */
+export const STORIES_MODEL_ID = 'test-stories260k';
+
+/**
+ * Hidden test models, served from the mirror only (`{modelBase}/{file}`): the runtime
+ * registers them when test models are enabled, and a test puts the files there.
+ */
+export const GGUF_TEST_CATALOG: readonly GgufCatalogEntry[] = [
+  {
+    id: TINY_LLAMA_MODEL_ID,
+    label: 'Tiny random llama (test)',
+    owned_by: 'local-test',
+    created: 1_700_000_000,
+    chat_format: 'raw-completion',
+    file: 'test-tiny-llama.gguf',
+    downloadBytes: 492_864,
+    context_window: 2048,
+    capabilities: { tools: false, reasoning: false },
+    hidden: true,
+  },
+  {
+    id: STORIES_MODEL_ID,
+    label: 'stories260K (test)',
+    owned_by: 'local-test',
+    created: 1_700_000_000,
+    chat_format: 'raw-completion',
+    file: 'stories260K.gguf',
+    downloadBytes: 1_185_376,
+    context_window: 2048,
+    capabilities: { tools: false, reasoning: false },
+    hidden: true,
+  },
+];
+
+/**
+ * Where `entry`'s file is fetched from: the mirror when `modelBase` is set, else its Hugging
+ * Face repo; null when neither is available (a test model without a mirror).
+ * A relative `modelBase` resolves against `origin` (default `location.href`): wllama keys its
+ * cache by URL and fetches from a worker, so the URL must be absolute.
+ */
+export function ggufUrl(entry: GgufCatalogEntry, modelBase?: string, origin?: string): string | null {
+  if (modelBase !== undefined) {
+    const base = origin ?? (typeof location !== 'undefined' ? location.href : undefined);
+    const dir = `${modelBase.replace(/\/+$/, '')}/`;
+    const absolute = base ? new URL(dir, base) : new URL(dir);
+    return new URL(encodeURIComponent(entry.file), absolute).href;
+  }
+  return entry.repo ? `https://huggingface.co/${entry.repo}/resolve/main/${encodeURIComponent(entry.file)}` : null;
+}
+
+/** What `/v1/models` shows; `contextWindow` overrides the catalog's once the model is loaded. */
+export function ggufModelInfo(entry: GgufCatalogEntry, contextWindow?: number): ModelInfo {
+  return {
+    id: entry.id,
+    created: entry.created,
+    owned_by: entry.owned_by,
+    context_window: contextWindow ?? entry.context_window,
+    chat_format: entry.chat_format,
+    download_bytes: entry.downloadBytes,
+    capabilities: { ...entry.capabilities },
+    ...(entry.hidden ? { hidden: true } : {}),
+  };
+}

@@ -1,0 +1,393 @@
+/**
+ * The wllama engine: llama.cpp compiled to WebAssembly (`@wllama/wllama` 3.13), on the CPU,
+ * for browsers and devices without usable WebGPU — and real inference in CI, which has no
+ * GPU. GGUF models from the catalog are loaded on demand, one at a time; our chat formats
+ * render the prompt (wllama's own templates and tool parsing are not used) and parse the raw
+ * text it streams back.
+ *
+ * Facts this adapter relies on (wllama 3.13 in Chromium 156, measured; see `wllama-like.ts`):
+ * - wllama runs from two same-origin files, `esm/index.js` and `esm/wasm/wllama.wasm`
+ *   (`wasmUrl`). It must be told not to use its "compat" build (`setCompat(null)`), or it
+ *   fetches one from a CDN on browsers without JSPI or wasm memory64 (`compat` can point at
+ *   a self-hosted `@wllama/wllama-compat` instead).
+ * - It does not run in Node 20: it needs a web `Worker`, and its wasm needs memory64
+ *   (Node 20's V8 11.3 has neither). Unit tests drive the adapter through a fake
+ *   `WllamaLike`; the real thing is tested in Chromium.
+ * - A completion prompt is tokenized by llama.cpp's server with special tokens parsed
+ *   (`<|im_start|>` in the text is the control token, not 12 characters: measured) and BOS
+ *   added when the model asks for it (see `bos-text.ts`).
+ * - Usage is exact: prompt tokens and KV-cache reuse come with the first chunk
+ *   (`return_progress`), output tokens and timings with the last. llama.cpp keeps each
+ *   slot's KV cache between requests and reuses the longest common prefix by itself.
+ * - Loading a file that is not a model does not fail (`n_vocab` is 0); a wasm URL that does
+ *   not answer never settles. Hence the checks and the load timeout here.
+ * - Sampling: `temperature`/`top_p` as given, llama.cpp's defaults otherwise (temperature
+ *   0.8, top_k 40, top_p 0.95, min_p 0.05; top_k and min_p always apply). Temperature 0 is
+ *   greedy, and greedy output is deterministic.
+ */
+import { ApiError, serverError } from '../shared/api-error';
+import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from './engine';
+import { formatBytes, modelNotFound } from './engine-errors';
+import { withoutBosText } from './bos-text';
+import { GGUF_CATALOG, ggufModelInfo, ggufUrl, type GgufCatalogEntry } from './gguf-catalog';
+import { estimateTokens } from './token-estimate';
+import {
+  downloadStalled,
+  engineStartTimeout,
+  isContextOverflow,
+  noModelSource,
+  notAGgufModel,
+  wllamaGenerationError,
+  wllamaLoadError,
+} from './wllama-errors';
+import { WllamaGeneration } from './wllama-generation';
+import type { WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
+
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Where wllama's "compat" build lives, when self-hosted (`@wllama/wllama-compat`). */
+export interface WllamaCompat {
+  worker: string;
+  wasm: string;
+}
+
+export interface WllamaEngineOptions {
+  /** Default: `GGUF_CATALOG` (add `GGUF_TEST_CATALOG` for test models). */
+  catalog?: readonly GgufCatalogEntry[];
+  /** Base URL of a mirror holding the catalog's `.gguf` files side by side; default Hugging Face. */
+  modelBase?: string;
+  /** What a relative `modelBase` resolves against (default `location.href`). */
+  origin?: string;
+  /** URL of `@wllama/wllama/esm/wasm/wllama.wasm`, served from this origin. */
+  wasmUrl: string;
+  /** wllama's fallback build for browsers without JSPI/memory64 (default: none, never a CDN). */
+  compat?: WllamaCompat | null;
+  /** Load progress of the model being loaded. */
+  onProgress?: (progress: LoadProgress) => void;
+  /** Default: a real `Wllama` (loaded with a dynamic import). Tests pass a fake. */
+  createWllama?: () => WllamaLike | Promise<WllamaLike>;
+  /**
+   * A load fails when nothing happens for this long: no download progress, or the engine
+   * not starting after the download (a wrong `wasmUrl` never settles). Default 60 s.
+   */
+  loadTimeoutMs?: number;
+  /** Layers offloaded to WebGPU (default 0: this is the CPU engine, and WebGPU init is skipped). */
+  gpuLayers?: number;
+  /** Used to probe `wasmUrl` after a load timed out (default `fetch`). */
+  fetch?: FetchLike;
+}
+
+interface Loaded {
+  entry: GgufCatalogEntry;
+  wllama: WllamaLike;
+  info: WllamaContextInfo;
+  contextWindow: number;
+}
+
+export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
+function noop(): void {}
+
+/** A real `Wllama` that fetches nothing but `wasmUrl` and the model files. */
+async function createRealWllama(wasmUrl: string, compat: WllamaCompat | null): Promise<WllamaLike> {
+  const { Wllama } = await import('@wllama/wllama');
+  const quiet = { debug: noop, log: noop, warn: console.warn, error: console.error };
+  const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, logger: quiet });
+  wllama.setCompat(compat);
+  return wllama satisfies WllamaLike;
+}
+
+export class WllamaEngine implements Engine {
+  readonly name = 'wllama';
+
+  private readonly catalog: readonly GgufCatalogEntry[];
+  private readonly modelBase: string | undefined;
+  private readonly origin: string | undefined;
+  private readonly wasmUrl: string;
+  private readonly onProgress: ((progress: LoadProgress) => void) | undefined;
+  private readonly createWllama: () => WllamaLike | Promise<WllamaLike>;
+  private readonly loadTimeoutMs: number;
+  private readonly gpuLayers: number;
+  private readonly fetchFn: FetchLike | undefined;
+
+  private loaded: Loaded | null = null;
+  private progress: LoadProgress | null = null;
+  private loadQueue: Promise<void> = Promise.resolve();
+  private loadsInFlight = 0;
+  private readonly active = new Set<WllamaGeneration>();
+
+  constructor(options: WllamaEngineOptions) {
+    this.catalog = options.catalog ?? GGUF_CATALOG;
+    this.modelBase = options.modelBase;
+    this.origin = options.origin;
+    this.wasmUrl = options.wasmUrl;
+    this.onProgress = options.onProgress;
+    const compat = options.compat ?? null;
+    this.createWllama = options.createWllama ?? (() => createRealWllama(options.wasmUrl, compat));
+    this.loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    this.gpuLayers = options.gpuLayers ?? 0;
+    this.fetchFn = options.fetch;
+  }
+
+  /** The catalog; the loaded model's context window is the one llama.cpp runs it with. */
+  models(): ModelInfo[] {
+    return this.catalog.map((entry) => ggufModelInfo(entry, this.loaded?.entry.id === entry.id ? this.loaded.contextWindow : undefined));
+  }
+
+  /** A conservative estimate (wllama 3 exposes no tokenizer); llama.cpp checks exactly at prefill. */
+  async countTokens(_model: string, prompt: string): Promise<number> {
+    return estimateTokens(prompt);
+  }
+
+  /** The model in the engine, if any. */
+  loadedModel(): string | null {
+    return this.loaded?.entry.id ?? null;
+  }
+
+  /** The last load progress reported (null before any load). */
+  loadProgress(): LoadProgress | null {
+    return this.progress;
+  }
+
+  /**
+   * Loads `model` unless it is loaded; one model at a time (loads queue up). Aborting
+   * `signal` rejects at once and stops the load it started (the download is cancelled,
+   * the engine being started is terminated).
+   */
+  ensureLoaded(model: string, signal: AbortSignal): Promise<void> {
+    let entry: GgufCatalogEntry;
+    try {
+      entry = this.entry(model);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (this.loaded?.entry.id === model && this.loadsInFlight === 0) return Promise.resolve();
+    this.loadsInFlight++;
+    const task = this.loadQueue.then(() => this.load(entry, signal));
+    this.loadQueue = task.then(noop, noop).finally(() => this.loadsInFlight--);
+    return raceAbort(task, signal);
+  }
+
+  /** Ends running generations and frees the model's memory (the worker is terminated). */
+  async unload(): Promise<void> {
+    const task = this.loadQueue.then(() => this.unloadNow());
+    this.loadQueue = task.then(noop, noop);
+    return task;
+  }
+
+  generate(request: GenerateRequest): WllamaGeneration {
+    const entry = this.catalog.find((e) => e.id === request.model);
+    let used: Loaded | null = null;
+    const generation: WllamaGeneration = new WllamaGeneration(request.signal, {
+      start: async (abortSignal) => {
+        const started = await this.begin(request, abortSignal, generation);
+        used = started.loaded;
+        return started.stream;
+      },
+      mapError: (err) => wllamaGenerationError(err, { model: request.model, sizeBytes: entry?.downloadBytes ?? 0 }),
+      onFailure: (err) => this.afterFailure(err, used),
+      onEnd: () => this.active.delete(generation),
+    });
+    return generation;
+  }
+
+  private entry(model: string): GgufCatalogEntry {
+    const entry = this.catalog.find((e) => e.id === model);
+    if (!entry) throw modelNotFound(model, this.catalog.map((e) => e.id));
+    return entry;
+  }
+
+  private report(progress: LoadProgress): void {
+    this.progress = progress;
+    this.onProgress?.(progress);
+  }
+
+  private async begin(request: GenerateRequest, abortSignal: AbortSignal, generation: WllamaGeneration) {
+    this.entry(request.model);
+    await this.ensureLoaded(request.model, request.signal);
+    const loaded = this.loaded;
+    if (loaded?.entry.id !== request.model) {
+      throw serverError(`${request.model} was unloaded before the response could start. Send the request again.`, 'model_load_failed');
+    }
+    this.active.add(generation);
+    const params: WllamaCompletionParams = {
+      prompt: withoutBosText(request.prompt, loaded.info.add_bos_token),
+      stream: true,
+      return_progress: true,
+      abortSignal,
+    };
+    if (request.maxOutputTokens !== undefined) params.max_tokens = request.maxOutputTokens;
+    if (request.temperature !== undefined) params.temperature = request.temperature;
+    if (request.topP !== undefined) params.top_p = request.topP;
+    if (request.stop && request.stop.length > 0) params.stop = request.stop;
+    return { loaded, stream: await loaded.wllama.createCompletion(params) };
+  }
+
+  /** A failed completion (not a refused prompt): the engine is dropped and loads afresh next time. */
+  private afterFailure(err: unknown, used: Loaded | null): void {
+    // Our own errors (unknown model, a failed load that cleaned up) and refused prompts leave the engine as it is.
+    if (err instanceof ApiError || isContextOverflow(err)) return;
+    if (!used || this.loaded !== used) return;
+    this.loaded = null;
+    void used.wllama.exit().catch(noop);
+  }
+
+  /** Waits for generations being read, stops those nobody reads. */
+  private async settleActive(): Promise<void> {
+    await Promise.all([...this.active].map((g) => g.abandon({ waitForConsumer: true })));
+  }
+
+  private async unloadNow(): Promise<void> {
+    await this.settleActive();
+    const loaded = this.loaded;
+    this.loaded = null;
+    await loaded?.wllama.exit().catch(noop);
+  }
+
+  private async load(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) throw abortReason(signal);
+    if (this.loaded?.entry.id === entry.id) return;
+    // One model in memory at a time: the previous engine's worker goes before the next starts.
+    await this.unloadNow();
+    if (signal.aborted) throw abortReason(signal);
+
+    let url: string | null;
+    try {
+      url = ggufUrl(entry, this.modelBase, this.origin);
+    } catch (err) {
+      throw serverError(`The model mirror URL ${this.modelBase} is not valid: ${err instanceof Error ? err.message : String(err)}`, 'model_download_failed');
+    }
+    if (!url) throw noModelSource(entry.id, entry.file);
+
+    const wllama = await this.createWllama();
+    const info = await this.loadInto(wllama, entry, url, signal);
+    const trained = info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx;
+    this.loaded = { entry, wllama, info, contextWindow: Math.min(info.n_ctx, trained) };
+    this.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
+  }
+
+  /**
+   * Downloads (or reads from wllama's cache) and loads `url`, with the watchdog: the load
+   * fails when neither download progress nor the end of the load comes for `loadTimeoutMs`.
+   */
+  private loadInto(wllama: WllamaLike, entry: GgufCatalogEntry, url: string, signal: AbortSignal): Promise<WllamaContextInfo> {
+    const model = entry.id;
+    let downloaded = false;
+    let loadedBytes = 0;
+    this.report({ model, phase: 'download', progress: 0, loadedBytes: 0, totalBytes: entry.downloadBytes, text: `Downloading ${entry.label}` });
+
+    return new Promise<WllamaContextInfo>((resolve, reject) => {
+      let settled = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const fail = (err: unknown) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        // Terminates the worker (or nothing, when it never started); a pending load rejects.
+        void wllama.exit().catch(noop);
+        reject(err);
+      };
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          if (!downloaded) return fail(downloadStalled(model, url, this.loadTimeoutMs, loadedBytes));
+          void this.probeWasm().then((problem) => fail(engineStartTimeout(model, this.wasmUrl, this.loadTimeoutMs, problem)));
+        }, this.loadTimeoutMs);
+      };
+      const onAbort = () => fail(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      arm();
+
+      const onDownload = ({ loaded, total }: WllamaProgress) => {
+        if (settled) return;
+        const totalBytes = total > 0 ? total : entry.downloadBytes;
+        loadedBytes = loaded;
+        arm();
+        if (loaded >= totalBytes) {
+          downloaded = true;
+          this.report({ model, phase: 'compile', progress: 0, loadedBytes: loaded, totalBytes, text: `Loading ${entry.label} into the WebAssembly engine` });
+          return;
+        }
+        this.report({
+          model,
+          phase: 'download',
+          progress: Math.min(1, loaded / totalBytes),
+          loadedBytes: loaded,
+          totalBytes,
+          text: `Downloading ${entry.label}: ${formatBytes(loaded)} of ${formatBytes(totalBytes)}`,
+        });
+      };
+
+      wllama
+        .loadModelFromUrl(url, { n_ctx: entry.context_window, n_gpu_layers: this.gpuLayers, progressCallback: onDownload, signal })
+        .then(async () => {
+          if (settled) return;
+          const info = wllama.getLoadedContextInfo();
+          if (!(info.n_vocab > 0)) {
+            // wllama cached the bad file under its URL: without this every retry would fail the same way.
+            await wllama.cacheManager.delete(url).catch(noop);
+            return fail(notAGgufModel(model, url));
+          }
+          settled = true;
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onAbort);
+          resolve(info);
+        })
+        .catch(async (err: unknown) => {
+          if (settled) return;
+          if (signal.aborted) return fail(abortReason(signal));
+          const storage = await this.storageEstimate(err);
+          fail(wllamaLoadError(err, { model, url, downloadBytes: entry.downloadBytes, downloaded, storage }));
+        });
+    });
+  }
+
+  /** What is wrong with `wasmUrl`, in a few words, or null when it answers fine. */
+  private async probeWasm(): Promise<string | null> {
+    const fetchFn = this.fetchFn ?? (typeof fetch === 'function' ? fetch : null);
+    if (!fetchFn) return null;
+    try {
+      const response = await fetchFn(this.wasmUrl, { method: 'HEAD' });
+      return response.ok ? null : `answered HTTP ${response.status}`;
+    } catch (err) {
+      return `could not be fetched (${err instanceof Error ? err.message : String(err)})`;
+    }
+  }
+
+  private async storageEstimate(err: unknown): Promise<{ usageBytes: number; quotaBytes: number } | null> {
+    const quota = (err instanceof Error && err.name === 'QuotaExceededError') || /quota/i.test(String((err as { message?: unknown })?.message ?? err));
+    if (!quota || typeof navigator === 'undefined' || !navigator.storage?.estimate) return null;
+    try {
+      const { usage, quota: total } = await navigator.storage.estimate();
+      return { usageBytes: usage ?? 0, quotaBytes: total ?? 0 };
+    } catch {
+      return null;
+    }
+  }
+}
+

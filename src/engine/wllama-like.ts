@@ -1,0 +1,77 @@
+/**
+ * The part of `@wllama/wllama` 3.13's `Wllama` the adapter uses: what a test fake
+ * implements. Field names are wllama's (llama-server's OpenAI-compatible JSON), reduced to
+ * what is read. `wllama-engine.ts` checks that the real class satisfies it.
+ *
+ * What wllama 3.13 does behind these calls, as measured in Chromium 156 (see
+ * `wllama-engine.ts` for how the adapter relies on it):
+ * - `loadModelFromUrl` downloads into its cache (OPFS, keyed by URL; `progressCallback`
+ *   every ~100 ms), then starts a worker running llama.cpp's server loop in WebAssembly and
+ *   loads the file. A missing file rejects with `Failed to fetch <url>: HTTP 404`; a file
+ *   that is not a GGUF model loads "successfully" with `n_vocab: 0`; a wasm URL that does
+ *   not answer leaves the promise pending forever (`exit()` then rejects it).
+ * - `createCompletion({ stream: true })` returns an async iterable of chunks. Each read of
+ *   the worker runs one step of llama.cpp's loop, so a chunk is one sampled token (text `''`
+ *   while a stop string or a UTF-8 character is incomplete, and for the EOS token), then a
+ *   last chunk with `finish_reason`, `usage` and `timings`. With `return_progress` the first
+ *   chunks carry `prompt_progress` (`total` prompt tokens, `cache` reused from the KV cache)
+ *   before any token. `abortSignal` is checked before each read: the iterator throws an
+ *   `AbortError` after at most one more token.
+ * - `exit()` terminates the worker at once and fails whatever was waiting on it.
+ */
+
+export interface WllamaProgress {
+  /** Bytes downloaded so far (all shards). */
+  loaded: number;
+  /** Total bytes, from `Content-Length`; 0 when the server sent none. */
+  total: number;
+}
+
+export interface WllamaLoadParams {
+  /** Context size llama.cpp allocates its KV cache for. */
+  n_ctx: number;
+  /** Layers offloaded to WebGPU; 0 = CPU only (and WebGPU is not even initialised). */
+  n_gpu_layers?: number;
+  progressCallback?: (progress: WllamaProgress) => void;
+  /** Aborts the download (not the load that follows it). */
+  signal?: AbortSignal;
+}
+
+export interface WllamaContextInfo {
+  /** 0 when the file was not a model llama.cpp could read. */
+  n_vocab: number;
+  /** The context size asked for at load. */
+  n_ctx: number;
+  /** The context the model was trained with (`{arch}.context_length`). */
+  n_ctx_train: number;
+  /** Whether llama.cpp prepends BOS to every prompt it tokenizes. */
+  add_bos_token: boolean;
+}
+
+export interface WllamaCompletionParams {
+  prompt: string;
+  stream: true;
+  /** llama.cpp's `n_predict`; omitted = until EOS or the context is full. */
+  max_tokens?: number;
+  temperature?: number;
+  top_p?: number;
+  stop?: string[];
+  abortSignal?: AbortSignal;
+  /** Ask for `prompt_progress` chunks before the first token. */
+  return_progress?: boolean;
+}
+
+export interface WllamaCompletionChunk {
+  choices: Array<{ text: string; finish_reason: 'stop' | 'length' | 'content_filter' | null }>;
+  usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
+  timings?: { prompt_n: number; prompt_ms: number; prompt_per_second: number; predicted_per_second: number };
+  prompt_progress?: { total: number; cache: number; processed: number; time_ms: number };
+}
+
+export interface WllamaLike {
+  loadModelFromUrl(url: string, params: WllamaLoadParams): Promise<void>;
+  getLoadedContextInfo(): WllamaContextInfo;
+  createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>>;
+  exit(): Promise<void>;
+  cacheManager: { delete(url: string): Promise<void> };
+}
