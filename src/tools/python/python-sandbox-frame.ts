@@ -1,0 +1,31 @@
+/**
+ * Page side of the Python sandbox: the leader page creates the sandbox frame (a runtime
+ * worker cannot create iframes) and hands the runtime a MessagePort to it.
+ */
+import { sandboxFrameHtml } from './sandbox-frame';
+import { SANDBOX_HELLO } from './sandbox-protocol';
+
+export interface PythonSandboxFrameOptions {
+  /** Origin the sandbox may download packages from (see `PythonWorkerConfig.packageBaseUrl`). */
+  packageBaseUrl?: string;
+  document?: Document;
+}
+
+/**
+ * Adds the hidden sandbox frame to the page and returns the port that drives it (transfer
+ * it to the runtime worker). Messages queue on the port until the frame has loaded.
+ */
+export function createPythonSandboxFrame(options: PythonSandboxFrameOptions = {}): MessagePort {
+  const doc = options.document ?? document;
+  const { port1, port2 } = new MessageChannel();
+  const frame = doc.createElement('iframe');
+  // allow-scripts without allow-same-origin: an opaque origin, cut off from this app's
+  // storage, service worker and cookies.
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.hidden = true;
+  frame.title = 'Python sandbox';
+  frame.srcdoc = sandboxFrameHtml(options.packageBaseUrl ? { packageBaseUrl: options.packageBaseUrl } : {});
+  frame.addEventListener('load', () => frame.contentWindow?.postMessage(SANDBOX_HELLO, '*', [port2]), { once: true });
+  (doc.body ?? doc.documentElement).append(frame);
+  return port1;
+}

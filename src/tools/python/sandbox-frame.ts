@@ -1,0 +1,89 @@
+/**
+ * The sandbox frame: a `<iframe sandbox="allow-scripts">` (no `allow-same-origin`, so its
+ * origin is opaque) that the leader page creates. Model-written Python runs in workers
+ * this frame starts, so it shares the frame's opaque origin and its Content Security
+ * Policy: no IndexedDB, Cache Storage or service worker of the app (an opaque origin has
+ * none it could reach), no `parent`/`top` (workers have no window), and no network at all
+ * (`connect-src 'none'`, unless a package index was configured), so not the app's `/v1`
+ * either.
+ *
+ * `sandboxFrameMain` runs inside the frame from its inline script (`sandboxFrameHtml`), so
+ * like the worker's code it may use nothing outside its own body.
+ */
+import type { FromFrame, PythonWorkerConfig, ToFrame } from './sandbox-protocol';
+import { SANDBOX_HELLO } from './sandbox-protocol';
+
+/** The frame document, for `iframe.srcdoc`. */
+export function sandboxFrameHtml(options: { packageBaseUrl?: string } = {}): string {
+  const connect = options.packageBaseUrl ? new URL(options.packageBaseUrl).origin : "'none'";
+  const csp = [
+    "default-src 'none'",
+    // The frame's own inline script; pyodide's modules from blob: URLs; its wasm; `eval`
+    // for `pyodide.code.run_js` (it runs inside this sandbox anyway).
+    "script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:",
+    'worker-src blob:',
+    `connect-src ${connect}`,
+  ].join('; ');
+  const script = `(${sandboxFrameMain.toString()})(${JSON.stringify(SANDBOX_HELLO)});`.replace(/<\/script/gi, '<\\/script');
+  return `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><title>Python sandbox</title><script>${script}</script>`;
+}
+
+export function sandboxFrameMain(hello: string): void {
+  let port: MessagePort | undefined;
+  let setup: { workerUrl: string; files: Record<string, Blob>; config: PythonWorkerConfig } | undefined;
+  const workers = new Map<string, { worker: Worker; interrupt: Int32Array | null }>();
+
+  const send = (message: FromFrame) => port!.postMessage(message);
+
+  /** Worker messages are untrusted (model code can post too): rebuild them field by field. */
+  const relay = (worker: string, data: unknown) => {
+    if (typeof data !== 'object' || data === null) return;
+    const m = data as Record<string, unknown>;
+    const call = Number(m.call);
+    if (m.kind === 'ready') send({ kind: 'ready', worker, interruptible: m.interruptible === true });
+    else if (m.kind === 'failed') send({ kind: 'failed', worker, message: String(m.message) });
+    else if (m.kind === 'output') send({ kind: 'output', worker, call, text: String(m.text) });
+    else if (m.kind === 'done') {
+      const images = Array.isArray(m.images) ? m.images.filter((i): i is string => typeof i === 'string' && i.startsWith('data:image/')) : [];
+      send({ kind: 'done', worker, call, error: m.error == null ? null : String(m.error), images });
+    }
+  };
+
+  const spawn = (id: string) => {
+    if (!setup) return send({ kind: 'failed', worker: id, message: 'the sandbox was not initialised' });
+    // A classic worker: module workers from blob: URLs do not start in an opaque origin
+    // (Chromium), classic ones do, and `import()` works in them.
+    const worker = new Worker(setup.workerUrl, { name: `python ${id}` });
+    // Only with cross-origin isolation: then a time limit interrupts instead of terminating.
+    const interrupt = self.crossOriginIsolated ? new Int32Array(new SharedArrayBuffer(4)) : null;
+    worker.onmessage = (event) => relay(id, event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      send({ kind: 'failed', worker: id, message: event.message || 'the Python worker crashed' });
+    };
+    workers.set(id, { worker, interrupt });
+    worker.postMessage({ kind: 'load', files: setup.files, config: setup.config, interrupt: interrupt ? interrupt.buffer : null });
+  };
+
+  const command = (m: ToFrame) => {
+    if (m.kind === 'init') {
+      const workerUrl = URL.createObjectURL(new Blob([m.workerSource], { type: 'text/javascript' }));
+      setup = { workerUrl, files: m.files, config: m.config };
+    } else if (m.kind === 'spawn') spawn(m.worker);
+    else if (m.kind === 'run') workers.get(m.worker)?.worker.postMessage({ kind: 'run', call: m.call, code: m.code });
+    else if (m.kind === 'interrupt') {
+      const target = workers.get(m.worker)?.interrupt;
+      if (target) Atomics.store(target, 0, 2); // 2 = SIGINT: KeyboardInterrupt in Python
+    } else if (m.kind === 'kill') {
+      workers.get(m.worker)?.worker.terminate();
+      workers.delete(m.worker);
+    }
+  };
+
+  addEventListener('message', (event: MessageEvent) => {
+    // Only the page that made this frame hands over the port, and only once.
+    if (port || event.source !== parent || event.data !== hello || !event.ports[0]) return;
+    port = event.ports[0];
+    port.onmessage = (e: MessageEvent<ToFrame>) => command(e.data);
+  });
+}

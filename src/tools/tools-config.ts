@@ -1,0 +1,64 @@
+/**
+ * How the app configures the builtin tools. Plain data: it crosses from the page into the
+ * runtime worker with the start options.
+ */
+import type { SearchProviderConfig } from './web/search-providers';
+
+export interface PythonToolConfig {
+  /** Per call, ms. Default 30 000. */
+  timeLimitMs?: number;
+  /** A conversation's Python state is dropped after this long unused, ms. Default 20 minutes. */
+  idleMs?: number;
+  /** Live interpreters at most (each is tens of MB). Default 4. */
+  maxContainers?: number;
+  /** Keep one interpreter started ahead once Python has been used. Default true. */
+  warmSpare?: boolean;
+  /**
+   * Package index for imports beyond the standard library, e.g.
+   * `https://cdn.jsdelivr.net/pyodide/v314.0.7/full/`: packages load on import when
+   * online, and the sandbox may then connect to that origin (only). Default: none.
+   */
+  packageBaseUrl?: string;
+}
+
+export interface WebSearchToolConfig {
+  /** Default Wikipedia (English). */
+  provider?: SearchProviderConfig;
+  /** Allow localhost and private-network addresses (a self-hosted SearXNG, tests). */
+  allowPrivateNetwork?: boolean;
+  /** Private hosts (`host` or `host:port`) allowed one by one. */
+  allowHosts?: string[];
+  /** Budget of an opened page, in tokens (~4 characters each). Default 3000. */
+  pageTokens?: number;
+  /** Results per search. Default 5. */
+  maxResults?: number;
+}
+
+export interface ToolsConfig {
+  /** `false`: no code interpreter in this runtime. */
+  python?: PythonToolConfig | false;
+  /** `false`: no web search in this runtime. */
+  webSearch?: WebSearchToolConfig | false;
+}
+
+/** What the runtime worker receives: the config and the port to the Python sandbox frame. */
+export interface RuntimeToolsOptions extends ToolsConfig {
+  pythonPort?: MessagePort;
+}
+
+/**
+ * Test knobs read from the page URL; honoured only with test models (`?test-models`):
+ * `python-time-limit-ms=3000`, `searxng=<base URL>`, `allow-private-network`.
+ */
+export function toolsConfigFromQuery(search: string): ToolsConfig {
+  const params = new URLSearchParams(search);
+  const config: ToolsConfig = {};
+  const limit = Number(params.get('python-time-limit-ms'));
+  if (limit > 0) config.python = { timeLimitMs: limit };
+  const searxng = params.get('searxng');
+  const web: WebSearchToolConfig = {};
+  if (searxng) web.provider = { type: 'searxng', baseUrl: searxng };
+  if (params.has('allow-private-network')) web.allowPrivateNetwork = true;
+  if (Object.keys(web).length) config.webSearch = web;
+  return config;
+}

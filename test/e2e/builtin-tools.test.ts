@@ -1,0 +1,276 @@
+/**
+ * Builtin tools in Chromium through the real `openai` SDK in the page, with
+ * `test-scripted` scripting the calls: `code_interpreter` on pyodide in the sandbox frame,
+ * and `web_search` against a fixture "web" on another 127.0.0.1 port.
+ *
+ * One page for the file: the app is opened with test knobs (`python-time-limit-ms=3000`,
+ * the fixture SearXNG, private network allowed for it). Each new conversation gets a new
+ * Python interpreter (pyodide starts in seconds), so tests that do not need a fresh one
+ * continue the first test's conversation (`chain`).
+ */
+import type { Page } from 'playwright-core';
+import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { openApp, startE2E } from '../support/browser';
+import { serveFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+
+const TIME_LIMIT_MS = 3000;
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+let web: FixtureWeb;
+let page: Page;
+beforeAll(async () => {
+  [e2e, web] = await Promise.all([startE2E(), serveFixtureWeb()]);
+  const query = `&python-time-limit-ms=${TIME_LIMIT_MS}&allow-private-network&searxng=${encodeURIComponent(web.origin)}`;
+  page = await openApp(await e2e.browser.newContext(), e2e.app.origin, query);
+});
+afterAll(async () => {
+  await e2e?.close();
+  await web?.close();
+});
+
+const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+const script = (steps: string[]) => JSON.stringify({ script: steps });
+
+interface Body {
+  input: string;
+  tools: Array<Record<string, unknown>>;
+  previous_response_id?: string;
+  include?: string[];
+}
+
+/** Creates a response in the page (not streamed). */
+function create(body: Body) {
+  return page.evaluate((b) => window.sdk!.responses.create({ model: 'test-scripted', ...b } as never) as Promise<Response>, body);
+}
+
+/** Creates a streamed response in the page and returns every event. */
+function stream(body: Body) {
+  return page.evaluate(async (b) => {
+    const events: unknown[] = [];
+    const s = await window.sdk!.responses.create({ model: 'test-scripted', ...b, stream: true } as never);
+    for await (const e of s as unknown as AsyncIterable<unknown>) events.push(e);
+    return events;
+  }, body) as Promise<ResponseStreamEvent[]>;
+}
+
+const codeInterpreter = { type: 'code_interpreter', container: { type: 'auto' } };
+/** A response of the first test's conversation: its Python interpreter is already up. */
+let chain: string | undefined;
+const inChain = () => (chain ? { previous_response_id: chain } : {});
+const include = ['code_interpreter_call.outputs'];
+
+function logsOf(item: unknown): string {
+  const outputs = (item as { outputs?: Array<{ type: string; logs?: string }> | null }).outputs ?? [];
+  return outputs.map((o) => o.logs ?? '').join('');
+}
+
+describe('code_interpreter', () => {
+  test('print(sum(range(10))): every event in order, logs 45, and the answer', async () => {
+    const started = Date.now();
+    const events = await stream({
+      input: script([`<think>add</think>${call('python', { code: 'print(sum(range(10)))' })}`, 'The sum is 45.']),
+      tools: [codeInterpreter],
+      include,
+    });
+    console.log(`first python call (pyodide start included): ${Date.now() - started} ms`);
+    const ci = events.map((e) => e.type).filter((t) => t.includes('code_interpreter') || t.startsWith('response.output_item'));
+    expect(ci).toEqual([
+      'response.output_item.added', // reasoning
+      'response.output_item.done',
+      'response.output_item.added', // code_interpreter_call
+      'response.code_interpreter_call.in_progress',
+      'response.code_interpreter_call_code.delta',
+      'response.code_interpreter_call_code.done',
+      'response.code_interpreter_call.interpreting',
+      'response.code_interpreter_call.completed',
+      'response.output_item.done',
+      'response.output_item.added', // the answer
+      'response.output_item.done',
+    ]);
+    const done = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
+    expect(done.type).toBe('response.completed');
+    expect(done.response.output[1]).toMatchObject({
+      type: 'code_interpreter_call',
+      code: 'print(sum(range(10)))',
+      status: 'completed',
+      container_id: expect.stringMatching(/^cntr_/),
+      outputs: [{ type: 'logs', logs: '45\n' }],
+    });
+    expect(done.response.output_text).toBe('The sum is 45.');
+    chain = done.response.id;
+  });
+
+  test('stdout and stderr in order, tracebacks, and the last expression shown like a notebook', async () => {
+    const code = [
+      'import sys',
+      'print("one")',
+      'print("two", file=sys.stderr)',
+      'print("three")',
+      'def f():',
+      '    return 1 / 0',
+      'f()',
+    ].join('\n');
+    const r = await create({ ...inChain(), input: script([call('python', { code }), 'ok']), tools: [codeInterpreter], include });
+    const logs = logsOf(r.output[0]);
+    expect(logs.startsWith('one\ntwo\nthree\nTraceback (most recent call last):\n')).toBe(true);
+    expect(logs).toContain('File "<python>", line 7');
+    expect(logs).toContain('ZeroDivisionError: division by zero');
+    expect(logs).not.toContain('_pyodide'); // the runner's own frames are cut
+    expect(r.output[0]).toMatchObject({ status: 'failed' });
+
+    const last = await create({ ...inChain(), input: script([call('python', { code: 'x = 6\nx * 7' }), 'ok']), tools: [codeInterpreter], include });
+    expect(logsOf(last.output[0])).toBe('42\n');
+  });
+
+  test('sandbox: every escape attempt fails, as seen from Python', async () => {
+    const app = e2e.app.origin;
+    const before = web.requests.length;
+    const code = `
+import js, json
+from pyodide.code import run_js
+from pyodide.ffi import to_js
+APP = ${JSON.stringify(app)}
+WEB = ${JSON.stringify(web.origin)}
+results = {}
+async def attempt(name, action):
+    try:
+        value = action()
+        if hasattr(value, "then"):
+            value = await value
+        results[name] = "ok: " + str(value)
+    except BaseException as error:
+        results[name] = f"{type(error).__name__}: {error}"
+def sync_xhr():
+    xhr = js.XMLHttpRequest.new()
+    xhr.open("GET", APP + "/v1/models", False)
+    xhr.send()
+    return xhr.status
+def idb_open():
+    request = js.indexedDB.open("local-responses")
+    return run_js("(r) => new Promise((ok, no) => { r.onsuccess = () => ok('opened ' + r.result.name); r.onerror = () => no(r.error); })")(request)
+post = to_js({"method": "POST", "mode": "no-cors", "body": "{}"}, dict_converter=js.Object.fromEntries)
+await attempt("origin", lambda: js.self.origin)
+await attempt("indexedDB.open", idb_open)
+await attempt("indexedDB.databases", lambda: js.indexedDB.databases())
+await attempt("caches.keys", lambda: js.caches.keys())
+await attempt("serviceWorker", lambda: js.navigator.serviceWorker.getRegistrations())
+await attempt("fetch /v1/models", lambda: js.fetch(APP + "/v1/models"))
+await attempt("fetch /v1/responses no-cors POST", lambda: js.fetch(APP + "/v1/responses", post))
+await attempt("sync XHR /v1/models", sync_xhr)
+await attempt("fetch CORS-enabled site", lambda: js.fetch(WEB + "/pages/paris.html"))
+await attempt("parent", lambda: js.parent)
+await attempt("top", lambda: js.top)
+await attempt("run_js fetch /v1", lambda: run_js(f"fetch('{APP}/v1/models').then(r => r.status)"))
+await attempt("run_js import app script", lambda: run_js(f"import('{APP}/sw.js')"))
+await attempt("run_js localStorage", lambda: run_js("localStorage.length"))
+await attempt("run_js document.cookie", lambda: run_js("document.cookie"))
+print(json.dumps(results))
+`;
+    const r = await create({ ...inChain(), input: script([call('python', { code }), 'ok']), tools: [codeInterpreter], include });
+    expect(r.output[0]).toMatchObject({ status: 'completed' });
+    const results = JSON.parse(logsOf(r.output[0])) as Record<string, string>;
+    console.log('sandbox escape attempts:', JSON.stringify(results, null, 1));
+    expect(results.origin).toBe('ok: null'); // an opaque origin
+    for (const [name, outcome] of Object.entries(results)) {
+      if (name === 'origin') continue;
+      expect(outcome, name).not.toMatch(/^ok: /);
+    }
+    expect(results['indexedDB.open']).toMatch(/SecurityError/);
+    expect(results['caches.keys']).toMatch(/SecurityError|AttributeError/);
+    expect(results['fetch /v1/models']).toMatch(/TypeError|NetworkError/);
+    expect(results['parent']).toMatch(/AttributeError/);
+    expect(results['top']).toMatch(/AttributeError/);
+    // No request left the sandbox, not even to a site that allows every origin.
+    expect(web.requests.slice(before)).toEqual([]);
+    // And the app is fine: its IndexedDB still answers through /v1.
+    const after = await create({ input: 'still here', tools: [] });
+    expect(after.output_text).toBe('You said: still here');
+  });
+
+  test(`an endless loop is stopped after the ${TIME_LIMIT_MS / 1000} s limit; the runtime keeps serving, the next call gets a fresh interpreter`, async () => {
+    const started = Date.now();
+    const looped = await create({ input: script([call('python', { code: 'x = 1\nwhile True: pass' }), 'It took too long.']), tools: [codeInterpreter], include });
+    const elapsed = Date.now() - started;
+    console.log(`endless loop response: ${elapsed} ms`);
+    expect(looped.status).toBe('completed');
+    expect(looped.output[0]).toMatchObject({ type: 'code_interpreter_call', status: 'failed' });
+    expect(looped.output_text).toBe('It took too long.');
+    expect(elapsed).toBeLessThan(TIME_LIMIT_MS + 10_000); // the limit, plus an interpreter start at most
+
+    const plain = await create({ input: 'are you there?', tools: [] });
+    expect(plain.output_text).toBe('You said: are you there?');
+
+    const next = await create({
+      previous_response_id: looped.id,
+      input: script([call('python', { code: 'print("x" in globals(), 1 + 1)' }), 'fresh']),
+      tools: [codeInterpreter],
+      include,
+    });
+    expect(next.output[0]).toMatchObject({ status: 'completed', container_id: (looped.output[0] as { container_id: string }).container_id });
+    expect(logsOf(next.output[0])).toBe('False 2\n');
+  });
+
+  test('Python state persists across a previous_response_id turn', async () => {
+    const first = await create({ input: script([call('python', { code: 'x = 41' }), 'stored']), tools: [codeInterpreter], include });
+    const second = await create({
+      previous_response_id: first.id,
+      input: script([call('python', { code: 'print(x + 1)' }), 'x + 1 is 42']),
+      tools: [codeInterpreter],
+      include,
+    });
+    expect(second.output[0]).toMatchObject({ status: 'completed', outputs: [{ type: 'logs', logs: '42\n' }] });
+    expect(second.output_text).toBe('x + 1 is 42');
+  });
+});
+
+describe('web_search', () => {
+  test('search → open → find against the fixture web; citations point at the fixture page', async () => {
+    const url = `${web.origin}/pages/paris.html`;
+    const events = await stream({
+      input: script([
+        call('search', { query: 'paris population' }),
+        call('open_page', { url }),
+        call('find_in_page', { url, pattern: 'population' }),
+        `Paris has about 2.1 million residents (${url}).`,
+      ]),
+      tools: [{ type: 'web_search' }],
+    });
+    const done = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
+    expect(done.type).toBe('response.completed');
+    const calls = done.response.output.filter((o) => o.type === 'web_search_call');
+    expect(calls.map((c) => c.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(calls.map((c) => (c as { action: { type: string } }).action.type)).toEqual(['search', 'open_page', 'find_in_page']);
+    expect((calls[0] as { action: { sources?: Array<{ url: string }> } }).action.sources).toEqual([
+      { type: 'url', url },
+      { type: 'url', url: `${web.origin}/pages/no-cors.html` },
+    ]);
+    const ws = events.map((e) => e.type).filter((t) => t.startsWith('response.web_search_call'));
+    expect(ws).toEqual(Array(3).fill(['response.web_search_call.in_progress', 'response.web_search_call.searching', 'response.web_search_call.completed']).flat());
+    const message = done.response.output.at(-1)!;
+    expect(message.type).toBe('message');
+    const annotations = (message as { content: Array<{ annotations: unknown[] }> }).content[0]!.annotations;
+    expect(annotations).toEqual([
+      { type: 'url_citation', url, title: expect.stringContaining('Paris'), start_index: done.response.output_text.indexOf(url), end_index: done.response.output_text.indexOf(url) + url.length },
+    ]);
+    expect(events.some((e) => e.type === 'response.output_text.annotation.added')).toBe(true);
+    expect(web.requests).toEqual(expect.arrayContaining(['GET /search?q=paris+population&format=json', 'GET /pages/paris.html']));
+    // find_in_page read the page opened before: fetched once.
+    expect(web.requests.filter((r) => r === 'GET /pages/paris.html')).toHaveLength(1);
+  });
+
+  test('a page without CORS headers fails cleanly: the call is failed, the response completes', async () => {
+    const url = `${web.origin}/pages/no-cors.html`;
+    const r = await create({ input: script([call('open_page', { url }), 'I could not read that page.']), tools: [{ type: 'web_search' }] });
+    expect(r.status).toBe('completed');
+    expect(r.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed', action: { type: 'open_page', url } });
+    expect(r.output_text).toBe('I could not read that page.');
+  });
+
+  test('never this app: open_page on /v1 fails without a request', async () => {
+    const url = `${e2e.app.origin}/v1/models`;
+    const r = await create({ input: script([call('open_page', { url }), 'Not allowed.']), tools: [{ type: 'web_search_preview' }] });
+    expect(r.status).toBe('completed');
+    expect(r.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed' });
+  });
+});
