@@ -1,3 +1,4 @@
 export { startLocalRuntime, type LocalRuntime, type StartLocalRuntimeOptions } from './start-local-runtime';
 export { createRuntimeFetch } from './runtime-fetch';
+export { MODEL_BASE_STORAGE_KEY, setStoredModelBase, storedModelBase } from './model-base';
 export type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';

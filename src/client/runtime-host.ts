@@ -1,16 +1,30 @@
 import * as Comlink from 'comlink';
-import type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+import type { PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
 import { whenLockReleased } from '../runtime/lifetime-lock';
 import type { RuntimeLink } from '../runtime/port-fetch';
 import type { BodyMode, RuntimePortMessage } from '../runtime/wire';
+import { prepareRuntimeTools } from '../tools/page-tools';
+import type { ToolsConfig } from '../tools/tools-config';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
+  /** Absolute URL of a model mirror (see `resolveModelBase`). */
+  modelBase?: string;
+  /** Builtin tools; the page creates the Python sandbox frame for them. */
+  tools?: ToolsConfig;
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
   bodyMode: BodyMode;
 }
+
+/** What only a window can do, done for the runtime worker this page starts. */
+const pageServices: PageServices = {
+  async requestPersist() {
+    // Chrome decides without asking (engagement, installed app); Firefox asks the person.
+    return (await navigator.storage?.persist?.()) ?? false;
+  },
+};
 
 /**
  * The leader tab's handle on its runtime worker: starts it, and mints ports to it — one
@@ -24,7 +38,14 @@ export class RuntimeHost {
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.control = Comlink.wrap<RuntimeControl>(options.createWorker());
-    this.started = this.control.start({ testModels: options.testModels });
+    const tools = prepareRuntimeTools(options.tools);
+    this.started = this.control.start(
+      Comlink.transfer(
+        { testModels: options.testModels, ...(options.modelBase ? { modelBase: options.modelBase } : {}), tools: tools.options },
+        tools.transfer,
+      ),
+      Comlink.proxy(pageServices),
+    );
     this.#link = this.#ownLink();
   }
 

@@ -4,6 +4,8 @@ import { holdLifetimeLock } from '../runtime/lifetime-lock';
 import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../runtime/lock-names';
 import type { BodyMode, PortWantedMessage } from '../runtime/wire';
 import type * as Comlink from 'comlink';
+import { resolveModelBase, storedModelBase } from './model-base';
+import { toolsConfigFromQuery, type ToolsConfig } from '../tools/tools-config';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
 import { createRuntimeFetch } from './runtime-fetch';
@@ -12,6 +14,16 @@ import { waitUntilAnswering } from './wait-until-answering';
 export interface StartLocalRuntimeOptions {
   /** Register the `test-scripted` model in the runtime this tab may start. */
   testModels?: boolean;
+  /**
+   * Base URL of a mirror of web-llm's weights and model libraries. Default: `?model-base=`
+   * (with test models only), else the stored setting, else web-llm's sources; see `model-base.ts`.
+   */
+  modelBase?: string;
+  /**
+   * Builtin tools (code interpreter, web search). Default: both, with their defaults; with
+   * test models, test knobs from the page URL apply (see `toolsConfigFromQuery`).
+   */
+  tools?: ToolsConfig;
   /** URL of the service worker script (root scope). Default `/sw.js`. */
   serviceWorkerUrl?: string;
   /** Give up waiting for `/v1/models` after this long. Default 30 s. */
@@ -68,8 +80,16 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   if (container) await registerServiceWorker(container, options.serviceWorkerUrl ?? '/sw.js');
 
   void navigator.locks.request(LEADER_LOCK, () => {
+    const modelBase = resolveModelBase({
+      option: options.modelBase,
+      testModels: options.testModels ?? false,
+      pageUrl: location.href,
+      stored: storedModelBase(),
+    });
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
+      ...(modelBase ? { modelBase } : {}),
+      tools: options.tools ?? (options.testModels ? toolsConfigFromQuery(location.search) : {}),
       createWorker: options.createWorker ?? defaultWorker,
       peerLock,
       bodyMode: options.bodyMode ?? preferredBodyMode(),

@@ -17,6 +17,8 @@ export interface ModelInfo {
   context_window: number;
   /** Which `chat/` format renders prompts and parses output for this model (e.g. `qwen`). */
   chat_format: string;
+  /** Human name for the UI (e.g. `Qwen3 1.7B`). */
+  label?: string;
   /** Hidden from the UI's model picker (test models). */
   hidden?: boolean;
   /** Bytes to download (weights + model library), when known. */

@@ -3,8 +3,11 @@
  * (`MLCEngineLike`). It reproduces what web-llm 0.2.86 does there (see
  * `webllm-generation.ts` for the stream shape): a per-model lock, the interrupt flag
  * reset at the start of a generation and checked before each decode step, stop strings
- * cut from the text, the stop token's empty chunk, the final and usage chunks, and
- * `reload()` resolving quietly when `unload()` aborts it.
+ * cut from the text, the stop token's empty chunk, the final and usage chunks,
+ * `reload()` resolving quietly when `unload()` aborts it, and its KV-cache reuse decision
+ * (`preparePrefillInput`: `messages[:-1]` equal, string for string, to the conversation it
+ * holds — the previous request's messages and its own reply — after a reply that ended
+ * with `stop`), recorded in `kvReused`.
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport, MLCEngineConfig } from '@mlc-ai/web-llm';
 import type { MLCEngineLike } from './webllm-engine';
@@ -46,6 +49,10 @@ export class FakeMLCEngine implements MLCEngineLike {
   replies: FakeReply[] = [];
   reloads: FakeReload[] = [];
   loadedModel: string | null = null;
+  /** Per generation: whether web-llm would have kept its KV cache (prefilled only the last message). */
+  readonly kvReused: boolean[] = [];
+  /** The conversation web-llm holds after a reply that ended with `stop` (null otherwise). */
+  held: Array<{ role: string; content: string }> | null = null;
 
   private interruptSignal = false;
   private message = '';
@@ -101,6 +108,7 @@ export class FakeMLCEngine implements MLCEngineLike {
 
   private async unloadQuietly(): Promise<void> {
     this.loadedModel = null;
+    this.held = null;
     this.abortReload?.();
   }
 
@@ -111,6 +119,13 @@ export class FakeMLCEngine implements MLCEngineLike {
     await previous;
     try {
       this.interruptSignal = false;
+      const plain = request.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? m.content : '' }));
+      const history = plain.slice(0, -1);
+      const held = this.held;
+      this.kvReused.push(
+        held !== null && held.length === history.length && held.every((m, i) => m.role === history[i]!.role && m.content === history[i]!.content),
+      );
+      this.held = null;
       if (reply.prefillMs) await sleep(reply.prefillMs);
       if (reply.prefillError) throw reply.prefillError;
       const chunk = (content: string): ChatCompletionChunk => ({
@@ -161,6 +176,7 @@ export class FakeMLCEngine implements MLCEngineLike {
       }
       this.message = out;
       this.lastCompletionTokens = completion;
+      if ((finish ?? 'stop') === 'stop') this.held = [...plain, { role: 'assistant', content: out }];
       yield {
         id: 'c',
         object: 'chat.completion.chunk',

@@ -146,6 +146,7 @@ export function toModelInfo(entry: CatalogEntry, hasShaderF16 = true): ModelInfo
   const variant = resolveVariant(entry, hasShaderF16);
   return {
     id: entry.id,
+    label: entry.label,
     created: entry.created,
     owned_by: entry.owned_by,
     context_window: entry.context_window,

@@ -61,8 +61,22 @@ describe('detectWebGpu', () => {
   });
 
   it('finds shader-f16 present', async () => {
-    const { gpu: g } = gpu(adapter(['shader-f16', 'subgroups']));
+    const { gpu: g } = gpu(adapter(['shader-f16', 'subgroups'], {}, { info: { vendor: 'nvidia', architecture: 'ampere' } }));
     expect(await detectWebGpu({ gpu: g, secureContext: true })).toMatchObject({ usable: true, shaderF16: true, fallbackAdapter: false });
+  });
+
+  it("knows SwiftShader as a software adapter without the flag, and copies GPUAdapterInfo's getters", async () => {
+    // Chromium 156: `isFallbackAdapter` unset, the fields are prototype getters.
+    class Info {
+      get vendor() {
+        return 'google';
+      }
+      get architecture() {
+        return 'swiftshader';
+      }
+    }
+    const { gpu: g } = gpu({ features: new Set<string>(), limits: GOOD_LIMITS, info: new Info() });
+    expect(await detectWebGpu({ gpu: g, secureContext: true })).toMatchObject({ usable: true, fallbackAdapter: true, adapter: { vendor: 'google', architecture: 'swiftshader' } });
   });
 
   it("rejects an adapter below web-llm's minimum limits, naming the limit", async () => {

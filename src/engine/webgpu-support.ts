@@ -12,6 +12,8 @@ export interface GpuAdapterInfoLike {
   architecture?: string;
   device?: string;
   description?: string;
+  /** Where current browsers report a software adapter (it moved here from `GPUAdapter`). */
+  isFallbackAdapter?: boolean;
 }
 
 export interface GpuAdapterLike {
@@ -87,6 +89,24 @@ function readLimits(adapter: GpuAdapterLike): WebGpuLimits {
   };
 }
 
+function adapterInfo(info: GpuAdapterInfoLike | undefined): GpuAdapterInfoLike {
+  const out: GpuAdapterInfoLike = {};
+  for (const key of ['vendor', 'architecture', 'device', 'description'] as const) {
+    const value = info?.[key];
+    if (typeof value === 'string') out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * A CPU emulation: flagged as a fallback adapter, or Chromium's SwiftShader, which
+ * Chromium 156 reports as `vendor: google, architecture: swiftshader` without the flag.
+ */
+function isSoftwareAdapter(adapter: GpuAdapterLike): boolean {
+  const info = adapter.info;
+  return adapter.isFallbackAdapter === true || info?.isFallbackAdapter === true || /swiftshader/i.test(`${info?.architecture ?? ''} ${info?.description ?? ''}`);
+}
+
 function describeAdapter(info: GpuAdapterInfoLike | undefined): string {
   const parts = [info?.description, info?.vendor, info?.architecture].filter((p): p is string => !!p);
   return parts.length > 0 ? parts.join(' / ') : 'this GPU';
@@ -145,8 +165,9 @@ export async function detectWebGpu(env: WebGpuEnvironment = currentEnvironment()
   return {
     usable: true,
     shaderF16: adapter.features.has('shader-f16'),
-    fallbackAdapter: adapter.isFallbackAdapter === true,
-    adapter: { ...adapter.info },
+    fallbackAdapter: isSoftwareAdapter(adapter),
+    // GPUAdapterInfo's fields are prototype getters: a spread would copy nothing.
+    adapter: adapterInfo(adapter.info),
     limits,
   };
 }

@@ -12,11 +12,15 @@
  * This adapter tracks the conversation web-llm holds to predict reuse and reports
  * `cachedTokens` = the KV length after the previous turn (its prompt + completion tokens,
  * minus the last sampled token, which is never fed back; off by one for templates that
- * prepend a BOS token). For reuse to happen, the chat format must render earlier
- * assistant turns exactly as the model wrote them (`<think>` blocks included, and the
- * `<think>\n\n</think>\n\n` web-llm inserts when thinking is off).
+ * prepend a BOS token). Our chat formats re-render earlier assistant turns from Responses
+ * items (Qwen3 drops old `<think>` blocks, tool calls are re-serialized), which never match
+ * web-llm's copy; `webllm-kv-reuse.ts` puts web-llm's raw reply back in place of our
+ * rendering when both say the same, so a `previous_response_id` turn prefills only the new
+ * message.
  */
 import { MLCEngine, type AppConfig, type ChatCompletionMessageParam, type ChatCompletionRequestStreaming, type ChatCompletionChunk, type InitProgressReport, type MLCEngineConfig, type MLCEngineInterface } from '@mlc-ai/web-llm';
+import type { ChatFormat } from '../chat/chat-format';
+import { chatFormats } from '../chat/chat-formats';
 import type { ChatMessage } from '../chat/chat-message';
 import { ApiError, serverError } from '../shared/api-error';
 import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from './engine';
@@ -27,6 +31,7 @@ import { ModelCache, type StorageLike, type WebLlmCacheApi } from './model-cache
 import { MODEL_CATALOG, buildAppConfig, findCatalogEntry, resolveVariant, toModelInfo, type CatalogEntry, type ModelVariant } from './model-catalog';
 import { detectWebGpu, type WebGpuSupport } from './webgpu-support';
 import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './webllm-generation';
+import { sameReply, withHeldReply } from './webllm-kv-reuse';
 
 /** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
 export interface ChatCompletionsLike {
@@ -64,6 +69,8 @@ export interface WebLlmEngineOptions {
   requestPersist?: () => Promise<boolean>;
   /** Used to find which file failed after a download error (default `fetch`). */
   fetch?: FetchLike;
+  /** The chat formats catalog entries name (default `chatFormats`): their parsers decide KV-cache reuse. */
+  formats?: Record<string, ChatFormat>;
 }
 
 interface Loaded {
@@ -80,6 +87,9 @@ interface KvState {
 
 /** What web-llm 0.2.86 puts before the reply for `enable_thinking: false` (`emptyThinkingBlockStr`). */
 export const WEBLLM_EMPTY_THINKING = '<think>\n\n</think>\n\n';
+
+/** Tokens kept free for the reply when a reused history is longer than the template's (see `reuseHeldReply`). */
+const REUSE_HEADROOM_TOKENS = 256;
 
 /** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
 const MIN_TOP_P = 1e-6;
@@ -161,6 +171,8 @@ export class WebLlmEngine implements Engine {
   private readonly createEngine: CreateEngine;
   private readonly detectGpu: () => Promise<WebGpuSupport>;
   private readonly fetchFn: FetchLike | undefined;
+  private readonly formats: Record<string, ChatFormat>;
+  private readonly progressListeners = new Set<(progress: LoadProgress) => void>();
 
   private engine: MLCEngineLike | null = null;
   private enginePromise: Promise<MLCEngineLike> | null = null;
@@ -185,6 +197,7 @@ export class WebLlmEngine implements Engine {
     this.createEngine = options.createEngine ?? (async (config) => new MLCEngine(config));
     this.detectGpu = options.detectGpu ?? (() => detectWebGpu());
     this.fetchFn = options.fetch;
+    this.formats = options.formats ?? chatFormats;
     this.cache = new ModelCache({
       catalog: this.catalog,
       appConfig: this.appConfig,
@@ -213,6 +226,26 @@ export class WebLlmEngine implements Engine {
   /** The last load progress reported (null before any load). */
   loadProgress(): LoadProgress | null {
     return this.progress;
+  }
+
+  /** Progress of the load under way, or null when nothing is loading. */
+  currentLoad(): LoadProgress | null {
+    return this.loading && this.progress?.model === this.loading ? this.progress : null;
+  }
+
+  /** Calls `listener` with every load progress report until the returned function is called. */
+  onLoadProgress(listener: (progress: LoadProgress) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  /**
+   * The web-llm build of `model` this device loads: q4f32 without `shader-f16`. Before the
+   * GPU is known (or when it is unusable), the q4f16 build.
+   */
+  variantFor(model: string): ModelVariant {
+    const f16 = this.gpu?.usable ? this.gpu.shaderF16 : true;
+    return resolveVariant(this.entry(model), f16);
   }
 
   /** WebGPU support, detected once it is usable (an unusable result is checked again next time). */
@@ -309,6 +342,7 @@ export class WebLlmEngine implements Engine {
   private report(progress: LoadProgress): void {
     this.progress = progress;
     this.onProgress?.(progress);
+    for (const listener of this.progressListeners) listener(progress);
   }
 
   private async load(entry: CatalogEntry, signal: AbortSignal): Promise<void> {
@@ -432,7 +466,7 @@ export class WebLlmEngine implements Engine {
     const variantId = loaded.variant.modelId;
 
     const attempt = async (toolRole: boolean) => {
-      const messages = toWebLlmMessages(request.messages, toolRole);
+      const messages = this.reuseHeldReply(entry, variantId, toWebLlmMessages(request.messages, toolRole), request);
       const cachedTokens = this.predictCachedTokens(variantId, messages);
       const stream = await engine.chat.completions.create(this.requestBody(entry, variantId, messages, request));
       const iterator = stream[Symbol.asyncIterator]();
@@ -484,6 +518,27 @@ export class WebLlmEngine implements Engine {
   private thinkingFor(request: GenerateRequest, entry = findCatalogEntry(this.catalog, request.model)): boolean | undefined {
     if (!entry?.capabilities.reasoning) return undefined;
     return request.jsonSchema ? false : request.enableThinking;
+  }
+
+  /**
+   * Sends web-llm's own copy of its last reply instead of our re-rendering of it, when both
+   * say the same (see `webllm-kv-reuse.ts`), so that it keeps its KV cache. Not when the
+   * reused history (earlier reasoning kept) would leave too little of the context window.
+   */
+  private reuseHeldReply(
+    entry: CatalogEntry,
+    variantId: string,
+    messages: ChatCompletionMessageParam[],
+    request: GenerateRequest,
+  ): ChatCompletionMessageParam[] {
+    const kv = this.kv;
+    const format = this.formats[entry.chat_format];
+    if (!kv || kv.variantId !== variantId || !format) return messages;
+    const last = messages.at(-1);
+    const added = estimateTokens(typeof last?.content === 'string' ? last.content : '');
+    if (kv.tokens + added + REUSE_HEADROOM_TOKENS > entry.context_window) return messages;
+    const toolNames = new Set(request.conversation.flatMap((item) => (item.type === 'function_call' ? [item.name] : [])));
+    return withHeldReply(kv.messages, messages, (rendered, raw) => sameReply(format, toolNames, rendered, raw)).messages;
   }
 
   private predictCachedTokens(variantId: string, messages: ChatCompletionMessageParam[]): number {

@@ -1,11 +1,30 @@
 /**
  * The runtime worker's control API, exposed with Comlink. HTTP-shaped traffic does not go
- * through here (see `serveRequests`); this is for the page that owns the worker.
- * Load-model and progress events will join later.
+ * through here (see `serveRequests`); this is for the page that owns the worker. Model
+ * loading and its progress are HTTP too (`/v1/local/*`), so every tab can use them.
  */
+import type { RuntimeToolsOptions } from '../tools/tools-config';
+
 export interface RuntimeStartOptions {
   /** Register the `test-scripted` model. */
   testModels: boolean;
+  /**
+   * Base URL of a mirror of web-llm's weights and model libraries (layout: see
+   * `AppConfigOptions.modelBase` in engine/model-catalog.ts); relative URLs resolve against
+   * the runtime's origin. Default: Hugging Face and web-llm's GitHub, as web-llm ships.
+   */
+  modelBase?: string;
+  /** Builtin tools: configuration and the Python sandbox port (transferred); see tools/page-tools.ts. */
+  tools?: RuntimeToolsOptions;
+}
+
+/**
+ * What the page that started the runtime does for it: things only a window can do. Passed
+ * to `start` as a Comlink proxy.
+ */
+export interface PageServices {
+  /** `navigator.storage.persist()` (window-only); asked right before a model download. */
+  requestPersist(): Promise<boolean>;
 }
 
 export interface RuntimeStatus {
@@ -13,6 +32,8 @@ export interface RuntimeStatus {
   /** The Web Lock this runtime holds for its life; unique per runtime instance. */
   runtimeLock: string;
   testModels: boolean;
+  /** The model mirror in use, when one was given. */
+  modelBase?: string;
   /** Set when `state` is `failed`: why the server could not start. */
   error?: string;
 }
@@ -29,8 +50,8 @@ export interface DirectStreamTiming {
 }
 
 export interface RuntimeControl {
-  /** Starts the server (once); later calls return the current status. */
-  start(options: RuntimeStartOptions): Promise<RuntimeStatus>;
+  /** Starts the server (once); later calls return the current status. `page`: a Comlink proxy. */
+  start(options: RuntimeStartOptions, page?: PageServices): Promise<RuntimeStatus>;
   status(): Promise<RuntimeStatus>;
   /** Serves requests arriving on `port` (transfer it). Resolves with this runtime's lock name. */
   connect(port: MessagePort): Promise<string>;

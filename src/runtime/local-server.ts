@@ -5,21 +5,53 @@
  */
 import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../engine/engine';
+import { WebLlmModelManager } from '../engine/model-manager';
 import { ScriptedEngine } from '../engine/scripted-engine';
+import { WebLlmEngine } from '../engine/webllm-engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
+import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
+import { createRuntimeTools } from '../tools/runtime-tools';
+import type { RuntimeToolsOptions } from '../tools/tools-config';
+import { createWllamaEngine, preferredEngine } from './wllama-runtime';
 
 export interface LocalServerOptions {
+  /** Builtin tools (code interpreter, web search); see tools/runtime-tools.ts. */
+  tools?: RuntimeToolsOptions;
   /** Register the `test-scripted` model (always in Vitest/dev; in production only with `?test-models`). */
   testModels: boolean;
   /** IndexedDB database name (tests use a fresh one). */
   dbName?: string;
+  /** Mirror of web-llm's weights and model libraries (see `RuntimeStartOptions.modelBase`). */
+  modelBase?: string;
+  /** Asks the page for persistent storage before a download (workers have no `persist()`). */
+  requestPersist?: () => Promise<boolean>;
 }
 
 export type LocalServer = ResponsesServer;
 
+/** How long the start waits for WebGPU detection (a wedged driver must not stall it). */
+const GPU_DETECT_WAIT_MS = 2000;
+
 export async function createLocalServer(options: LocalServerOptions): Promise<LocalServer> {
-  const store = await openIdbStore(options.dbName ? { name: options.dbName } : {});
-  const engines: Engine[] = options.testModels ? [new ScriptedEngine()] : [];
-  return createResponsesServer({ store, engines, formats: chatFormats });
+  // Real models (web-llm) are always served; whether they can run is for a request to tell.
+  const webllm = new WebLlmEngine({
+    ...(options.modelBase ? { modelBase: options.modelBase } : {}),
+    ...(options.requestPersist ? { requestPersist: options.requestPersist } : {}),
+  });
+  // `/v1/models` gives the sizes of the build this device loads (q4f32 without shader-f16),
+  // so the GPU is detected first, while the store opens.
+  const [store, gpu] = await Promise.all([
+    openIdbStore(options.dbName ? { name: options.dbName } : {}),
+    Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
+  ]);
+  // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`); its
+  // models are `recommended` when WebGPU is not usable.
+  const wllama = createWllamaEngine({ testModels: options.testModels, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) });
+  const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, wllama];
+  const tools = createRuntimeTools(options.tools ?? {}, {
+    origin: self.location.origin,
+    pyodideIndexURL: new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href,
+  });
+  return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager: new WebLlmModelManager(webllm), preferredEngine: preferredEngine(gpu) });
 }

@@ -3,7 +3,7 @@
  * Responses server and answers requests arriving on ports handed to it by `connect`.
  */
 import * as Comlink from 'comlink';
-import type { RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
+import type { PageServices, RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
 import { timeDirectStream } from './direct-stream';
 import { holdLifetimeLock } from './lifetime-lock';
 import { newLockName, RUNTIME_LOCK_PREFIX } from './lock-names';
@@ -31,10 +31,17 @@ async function handle(request: Request): Promise<Response> {
 }
 
 const control: RuntimeControl = {
-  async start(options: RuntimeStartOptions) {
+  async start(options: RuntimeStartOptions, page?: PageServices) {
     if (!startOnce) {
-      status = { ...status, testModels: options.testModels };
-      startOnce = lockHeld.then(() => createLocalServer({ testModels: options.testModels }));
+      status = { ...status, testModels: options.testModels, ...(options.modelBase ? { modelBase: options.modelBase } : {}) };
+      startOnce = lockHeld.then(() =>
+        createLocalServer({
+          testModels: options.testModels,
+          ...(options.modelBase ? { modelBase: options.modelBase } : {}),
+          ...(options.tools ? { tools: options.tools } : {}),
+          ...(page ? { requestPersist: () => page.requestPersist() } : {}),
+        }),
+      );
       resolveServer(startOnce);
       startOnce.then(
         () => (status = { ...status, state: 'ready' }),

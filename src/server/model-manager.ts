@@ -11,6 +11,12 @@ export interface GpuStatus {
   /** Why WebGPU cannot be used, in words a person can act on. */
   reason: string | null;
   shaderF16: boolean;
+  /** Machine-readable cause when not usable (`no_adapter`, `no_webgpu`, `limits`, …). */
+  cause?: string;
+  /** A software adapter (SwiftShader, WARP): works, far too slow for a real model. */
+  fallbackAdapter?: boolean;
+  /** What the browser says about the adapter (`GPUAdapterInfo`). */
+  adapter?: { vendor?: string; architecture?: string; device?: string; description?: string };
 }
 
 export interface StorageStatus {
@@ -21,8 +27,13 @@ export interface StorageStatus {
 
 export interface LocalModelStatus {
   id: string;
+  /** Whether the build this device loads (`variant`) is downloaded. */
   cached: boolean;
   loaded: boolean;
+  /** The engine's build this device loads (web-llm: the `q4f32` one without `shader-f16`). */
+  variant?: string;
+  /** Every downloaded build of the model (also those another device would load). */
+  cachedVariants?: string[];
 }
 
 export interface RuntimeStatusReport {

@@ -37,6 +37,11 @@ export interface ResponsesServerOptions {
   modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds per response (default 8); past it the response ends `incomplete`. */
   maxToolRounds?: number;
+  /**
+   * The engine that suits this device (`web-llm` with usable WebGPU, `wllama` otherwise):
+   * `/v1/models` marks its models `recommended`. Clients may still choose any model.
+   */
+  preferredEngine?: string;
 }
 
 export interface ResponsesServer {
@@ -77,6 +82,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     tools: options.tools ?? {},
     maxToolRounds: options.maxToolRounds ?? 8,
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
+    ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
   };
   // Whatever an earlier runtime left running can never finish now.
   await state.store.failUnfinished(INTERRUPTED, now());

@@ -29,6 +29,8 @@ export interface ServerState {
   modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds allowed per response before it ends `incomplete`. */
   maxToolRounds: number;
+  /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
+  preferredEngine?: string;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {

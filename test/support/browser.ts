@@ -2,8 +2,10 @@
  * End-to-end harness: Chromium through playwright-core (no bundled browser downloads here)
  * and the production build served on 127.0.0.1 at a random port.
  */
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { preview } from 'vite';
@@ -56,12 +58,13 @@ export async function serveOtherOrigin(html: string): Promise<Served> {
 }
 
 /**
- * Opens the app with test models and waits until `startLocalRuntime` resolved (the page
- * then exposes `window.sdk`, `window.OpenAI` and `window.localRuntime`).
+ * Opens the app with test models (plus `query`, e.g. `&model-base=…`) and waits until
+ * `startLocalRuntime` resolved (the page then exposes `window.sdk`, `window.OpenAI` and
+ * `window.localRuntime`).
  */
-export async function openApp(context: BrowserContext, origin: string): Promise<Page> {
+export async function openApp(context: BrowserContext, origin: string, query = ''): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${origin}/?test-models`);
+  await page.goto(`${origin}/?test-models${query}`);
   await waitForRuntime(page);
   return page;
 }
@@ -92,5 +95,70 @@ export async function startE2E(): Promise<{ browser: Browser; app: Served; close
     async close() {
       await Promise.all([browser.close(), app.close()]);
     },
+  };
+}
+
+export interface ModelMirror extends Served {
+  /** Base URL to pass as `?model-base=` (ends in `/`). */
+  base: string;
+  /** Paths of the GET/HEAD requests answered so far (404s included). */
+  requests: string[];
+}
+
+const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript', '.wasm': 'application/wasm', '.json': 'application/json' };
+
+/**
+ * Serves the files of `dir` as a model mirror on its own 127.0.0.1 port: a different
+ * origin from the app, as Hugging Face or a CDN mirror would be, so the runtime's
+ * downloads go through CORS (`Access-Control-Allow-Origin: *`, as Hugging Face sends) and
+ * never through the service worker. GET and HEAD (wllama asks for sizes with HEAD);
+ * anything missing is a plain 404. Files are read at request time, so a test may add or
+ * remove some between requests.
+ *
+ * @example
+ * const mirror = await serveModelMirror(dir);
+ * await page.goto(`${app.origin}/?test-models&model-base=${encodeURIComponent(mirror.base)}`);
+ */
+export async function serveModelMirror(dir: string): Promise<ModelMirror> {
+  const root = path.resolve(dir);
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'content-length, etag' };
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://mirror').pathname);
+    requests.push(`${req.method} ${pathname}`);
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { ...cors, 'access-control-allow-methods': 'GET, HEAD', 'access-control-allow-headers': '*' });
+      return res.end();
+    }
+    const file = path.join(root, pathname);
+    let size = -1;
+    try {
+      const stat = fs.statSync(file);
+      // Nothing outside `dir` (`path.join` resolves `..`).
+      if (stat.isFile() && file.startsWith(root + path.sep)) size = stat.size;
+    } catch {
+      // missing: answered below
+    }
+    if (size < 0 || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      res.writeHead(size < 0 ? 404 : 405, { ...cors, 'content-type': 'text/plain' });
+      return res.end(size < 0 ? `Not found: ${pathname}` : 'Method not allowed');
+    }
+    const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
+    res.writeHead(200, { ...cors, 'content-type': type, 'content-length': String(size), 'cache-control': 'no-store' });
+    if (req.method === 'HEAD') return res.end();
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    base: `${origin}/`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

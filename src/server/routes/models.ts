@@ -1,8 +1,11 @@
-/** `GET /v1/models` and `GET /v1/models/{id}` in OpenAI's list shape, plus what a local UI needs. */
+/**
+ * `GET /v1/models` and `GET /v1/models/{id}` in OpenAI's list shape, plus what a local UI
+ * needs (read from the engine's ModelInfo; sizes are those of the build this device loads).
+ */
 import { notFound } from '../../shared/api-error';
 import type { ServedModel, ServerState } from '../server-state';
 
-function modelObject(model: ServedModel) {
+function modelObject(model: ServedModel, state: ServerState) {
   const { info, engine } = model;
   return {
     id: info.id,
@@ -12,15 +15,22 @@ function modelObject(model: ServedModel) {
     engine: engine.name,
     context_window: info.context_window,
     hidden: info.hidden ?? false,
+    chat_format: info.chat_format,
+    ...(info.label !== undefined && { label: info.label }),
+    ...(info.download_bytes !== undefined && { download_bytes: info.download_bytes }),
+    ...(info.vram_bytes !== undefined && { vram_bytes: info.vram_bytes }),
+    ...(info.capabilities !== undefined && { capabilities: { ...info.capabilities } }),
+    // Served by the engine that suits this device (web-llm with usable WebGPU, wllama otherwise).
+    recommended: state.preferredEngine !== undefined && engine.name === state.preferredEngine,
   };
 }
 
 export function listModels(state: ServerState): Response {
-  return Response.json({ object: 'list', data: [...state.models.values()].map(modelObject) });
+  return Response.json({ object: 'list', data: [...state.models.values()].map((model) => modelObject(model, state)) });
 }
 
 export function retrieveModel(state: ServerState, id: string): Response {
   const model = state.models.get(id);
   if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', 'model_not_found');
-  return Response.json(modelObject(model));
+  return Response.json(modelObject(model, state));
 }

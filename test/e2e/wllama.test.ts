@@ -1,0 +1,283 @@
+/**
+ * Real inference on the CPU: the wllama engine (llama.cpp in WebAssembly) behind
+ * `/v1/responses`, driven by the `openai` SDK in the page, with GGUF files from a model
+ * mirror on another 127.0.0.1 port (CORS, as Hugging Face answers; `?model-base=`).
+ *
+ * Models:
+ * - `test-tiny-llama`: generated here (`test/fixtures/make-tiny-gguf.ts`): random weights
+ *   with a designed greedy behaviour — `Count: 7` counts on forever (`890123…`), any other
+ *   prompt gets " The quick brown fox jumps over the lazy dog." and EOS.
+ * - `test-stories260k`: `../shared/models/stories260K.gguf`, a real 260K-parameter model
+ *   trained on TinyStories, when the file exists (it is not in the repo); otherwise its
+ *   suite is skipped and says why.
+ *
+ * Both run the same suite: streaming, background + retrieve, cancel mid-generation,
+ * `max_output_tokens` → `incomplete`, identical output on a rerun (temperature 0 is greedy).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { TINY_GGUF_REPLY, makeTinyGguf, tinyGgufCount } from '../fixtures/make-tiny-gguf';
+import { openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+
+const STORIES_PATH = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
+const HAVE_STORIES = fs.existsSync(STORIES_PATH);
+if (!HAVE_STORIES) {
+  console.warn(
+    `[wllama e2e] test-stories260k suite skipped: ${STORIES_PATH} is absent ` +
+      '(a real 260K-parameter TinyStories model, not in the repo; see ../shared/models/README.md).',
+  );
+}
+
+/** Greedy continuation of `Once upon a time` by stories260K, 30 tokens (measured in Chromium with wllama 3.13). */
+const STORIES_CONTINUATION = ', there was a little girl named Lily. She loved to play outside in the park. One day,';
+
+interface ModelCase {
+  model: string;
+  skip: boolean;
+  /** A prompt the model answers with `reply` within `replyTokens` tokens (its whole output, or the first tokens). */
+  prompt: string;
+  reply: string;
+  replyTokens: number;
+  /** A prompt the model continues for far longer than a test waits (cancel). */
+  longPrompt: string;
+  /** Whether `out` is how the model starts its answer to `prompt` (a prefix of its greedy output). */
+  startsReply(out: string): boolean;
+}
+
+const CASES: ModelCase[] = [
+  {
+    model: 'test-tiny-llama',
+    skip: false,
+    prompt: 'Hello',
+    reply: TINY_GGUF_REPLY,
+    replyTokens: 64, // it stops by itself (EOS) after 9 words
+    longPrompt: 'Count: 1',
+    startsReply: (out) => TINY_GGUF_REPLY.startsWith(out),
+  },
+  {
+    model: 'test-stories260k',
+    skip: !HAVE_STORIES,
+    prompt: 'Once upon a time',
+    reply: STORIES_CONTINUATION,
+    replyTokens: 30,
+    longPrompt: 'Once upon a time',
+    // The known continuation is 30 tokens long; a longer output must start with it.
+    startsReply: (out) => STORIES_CONTINUATION.startsWith(out) || out.startsWith(STORIES_CONTINUATION),
+  },
+];
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+let mirror: ModelMirror;
+let mirrorDir: string;
+let page: Page;
+
+const withMirror = (base: string) => `&model-base=${encodeURIComponent(base)}`;
+
+beforeAll(async () => {
+  mirrorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gguf-mirror-'));
+  fs.writeFileSync(path.join(mirrorDir, 'test-tiny-llama.gguf'), makeTinyGguf());
+  if (HAVE_STORIES) fs.copyFileSync(STORIES_PATH, path.join(mirrorDir, 'stories260K.gguf'));
+  [e2e, mirror] = await Promise.all([startE2E(), serveModelMirror(mirrorDir)]);
+  page = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
+});
+afterAll(async () => {
+  await Promise.all([e2e?.close(), mirror?.close()]);
+  if (mirrorDir) fs.rmSync(mirrorDir, { recursive: true, force: true });
+});
+
+test('/v1/models: the GGUF models are served by wllama and recommended on this GPU-less browser', async () => {
+  const models = await page.evaluate(async () => (await window.sdk!.models.list()).data);
+  const byId = new Map(models.map((m) => [m.id, m as typeof m & { engine: string; recommended: boolean; hidden: boolean }]));
+  expect(byId.get('test-tiny-llama')).toMatchObject({ engine: 'wllama', recommended: true, hidden: true });
+  expect(byId.get('test-stories260k')).toMatchObject({ engine: 'wllama', recommended: true, hidden: true });
+  expect(byId.get('Qwen3-0.6B-Q4_K_M-GGUF')).toMatchObject({ engine: 'wllama', recommended: true, hidden: false });
+  // Without --enable-unsafe-webgpu Chromium has no adapter: web-llm's models stay listed (a
+  // person may still choose one) but are not recommended.
+  const webllm = [...byId.values()].filter((m) => m.engine === 'web-llm');
+  for (const m of webllm) expect(m.recommended, m.id).toBe(false);
+  expect(byId.get('test-scripted')?.recommended).toBe(false);
+});
+
+for (const c of CASES) {
+  // A skipped suite says why in its name (and in the warning above).
+  describe.skipIf(c.skip)(c.skip ? `${c.model} — skipped: ${STORIES_PATH} is absent` : c.model, () => {
+    const base = { model: c.model, temperature: 0 };
+
+    test('streaming: the deltas arrive one token at a time and add up to the greedy output', async () => {
+      const result = await page.evaluate(
+        async ({ base, prompt, max }) => {
+          const stream = await window.sdk!.responses.create({ ...base, input: prompt, max_output_tokens: max, stream: true });
+          const deltas: { text: string; at: number }[] = [];
+          const types: string[] = [];
+          let usage: { output_tokens: number } | undefined;
+          for await (const event of stream) {
+            types.push(event.type);
+            if (event.type === 'response.output_text.delta') deltas.push({ text: event.delta, at: performance.now() });
+            if (event.type === 'response.completed' || event.type === 'response.incomplete') usage = event.response.usage ?? undefined;
+          }
+          return { deltas, types, usage };
+        },
+        { base, prompt: c.prompt, max: c.replyTokens },
+      );
+      expect(result.deltas.map((d) => d.text).join('')).toBe(c.reply);
+      expect(result.types[0]).toBe('response.created');
+      expect(['response.completed', 'response.incomplete']).toContain(result.types.at(-1));
+      // One delta per token that produced text: streamed as generated, not in one piece.
+      expect(result.deltas.length).toBeGreaterThanOrEqual(9);
+      expect(result.deltas.length).toBeLessThanOrEqual(result.usage!.output_tokens);
+      expect(result.deltas.at(-1)!.at).toBeGreaterThan(result.deltas[0]!.at);
+    });
+
+    test('background: retrieve while it runs, then the completed response', async () => {
+      const result = await page.evaluate(
+        async ({ base, prompt, max }) => {
+          const sdk = window.sdk!;
+          const created = await sdk.responses.create({ ...base, input: prompt, max_output_tokens: max, background: true });
+          const seen = [created.status];
+          for (let i = 0; i < 400; i++) {
+            const r = await sdk.responses.retrieve(created.id);
+            seen.push(r.status);
+            if (r.status !== 'queued' && r.status !== 'in_progress') return { seen, status: r.status, text: r.output_text, background: r.background };
+            await new Promise((resolve) => setTimeout(resolve, 25));
+          }
+          return { seen, status: 'timed out', text: '', background: null };
+        },
+        { base, prompt: c.prompt, max: c.replyTokens },
+      );
+      expect(['queued', 'in_progress']).toContain(result.seen[0]);
+      expect(['completed', 'incomplete']).toContain(result.status);
+      expect(result.background).toBe(true);
+      expect(result.text).toBe(c.reply);
+    });
+
+    test('cancel mid-generation: the stream ends, the response stays cancelled with a partial output', async () => {
+      const max = 1500;
+      const result = await page.evaluate(
+        async ({ base, prompt, max }) => {
+          const sdk = window.sdk!;
+          const stream = await sdk.responses.create({ ...base, input: prompt, max_output_tokens: max, background: true, stream: true });
+          let id = '';
+          let text = '';
+          let deltas = 0;
+          let cancelledStatus = '';
+          const after: string[] = [];
+          for await (const event of stream) {
+            if (event.type === 'response.created') id = event.response.id;
+            if (cancelledStatus) after.push(event.type);
+            if (event.type !== 'response.output_text.delta') continue;
+            text += event.delta;
+            if (++deltas === 5) cancelledStatus = (await sdk.responses.cancel(id)).status ?? '';
+          }
+          const stored = await sdk.responses.retrieve(id);
+          return { cancelledStatus, deltas, text, after, stored: { status: stored.status, text: stored.output_text } };
+        },
+        { base, prompt: c.longPrompt, max },
+      );
+      expect(result.cancelledStatus).toBe('cancelled');
+      expect(result.stored.status).toBe('cancelled');
+      // Stopped soon after the cancel (the tokens generated while it travelled to the
+      // runtime still arrive): far from the 1500 tokens asked for.
+      expect(result.deltas).toBeGreaterThanOrEqual(5);
+      expect(result.deltas, `${result.deltas} deltas: ${JSON.stringify(result.text)}`).toBeLessThan(200);
+      // What was streamed is what was stored.
+      expect(result.stored.text).toBe(result.text);
+      expect(result.after).not.toContain('response.completed');
+      if (c.model === 'test-tiny-llama') expect(result.text).toBe(tinyGgufCount(1, result.text.length));
+      else expect(c.startsReply(result.text), JSON.stringify(result.text)).toBe(true);
+    });
+
+    test('max_output_tokens: 16 → incomplete with exactly 16 output tokens', async () => {
+      const prompt = c.model === 'test-tiny-llama' ? 'Count: 7' : c.prompt;
+      const r = await page.evaluate(
+        async ({ base, prompt }) => {
+          const r = await window.sdk!.responses.create({ ...base, input: prompt, max_output_tokens: 16 });
+          return { status: r.status, reason: r.incomplete_details?.reason, usage: r.usage, text: r.output_text };
+        },
+        { base, prompt },
+      );
+      expect(r.status).toBe('incomplete');
+      expect(r.reason).toBe('max_output_tokens');
+      expect(r.usage?.output_tokens).toBe(16);
+      if (c.model === 'test-tiny-llama') expect(r.text).toBe(tinyGgufCount(7, 16));
+      else expect(c.startsReply(r.text) && r.text.length > 0).toBe(true);
+    });
+
+    test('greedy output is identical on a rerun', async () => {
+      const runs = await page.evaluate(
+        async ({ base, prompt, max }) => {
+          const sdk = window.sdk!;
+          const out = [];
+          for (let i = 0; i < 2; i++) {
+            const r = await sdk.responses.create({ ...base, input: prompt, max_output_tokens: max });
+            out.push({ text: r.output_text, tokens: r.usage?.output_tokens, status: r.status });
+          }
+          return out;
+        },
+        { base, prompt: c.prompt, max: c.replyTokens },
+      );
+      expect(runs[0]!.text).toBe(c.reply);
+      expect(runs[1]).toEqual(runs[0]);
+    });
+  });
+}
+
+test('a model file missing from the mirror fails with a message naming its URL', async () => {
+  const emptyBase = `${mirror.origin}/nothing-here/`;
+  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(emptyBase));
+  try {
+    const result = await other.evaluate(async () => {
+      try {
+        const r = await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello' });
+        return { status: r.status, httpStatus: null, message: r.error?.message ?? '' };
+      } catch (error) {
+        const e = error as { status?: number; error?: { message?: string }; message?: string };
+        return { status: 'thrown', httpStatus: e.status ?? null, message: e.error?.message ?? e.message ?? String(error) };
+      }
+    });
+    // Either the create answers with an error status, or the response is stored `failed`.
+    if (result.status === 'thrown') {
+      expect(result.httpStatus).toBeGreaterThanOrEqual(400);
+      expect(result.httpStatus).toBeLessThan(600);
+    } else {
+      expect(result.status).toBe('failed');
+    }
+    expect(result.message).toContain(`${emptyBase}test-tiny-llama.gguf`);
+    expect(result.message).toMatch(/404/);
+    expect(mirror.requests).toContain('HEAD /nothing-here/test-tiny-llama.gguf');
+  } finally {
+    await other.context().close();
+  }
+});
+
+test('offline after the first visit: wllama.wasm from the precache, the GGUF from the cache', async () => {
+  // The build emits wllama.wasm as a hashed asset, and the service worker precaches it.
+  const wasm = fs.readdirSync(fileURLToPath(new URL('../../dist/assets', import.meta.url))).filter((f) => /^wllama-.*\.wasm$/.test(f));
+  expect(wasm).toHaveLength(1);
+  const precached = await page.evaluate(async () => {
+    const urls = [];
+    for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(new URL(request.url).pathname);
+    return urls;
+  });
+  expect(precached).toContain(`/assets/${wasm[0]}`);
+  // The model was loaded above, so its file is in wllama's cache (OPFS, keyed by URL).
+  const context = page.context();
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await page.locator('[data-runtime-state="ready"]').waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => window.sdk !== undefined);
+    const r = await page.evaluate(() =>
+      window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Count: 3', temperature: 0, max_output_tokens: 16 }).then(
+        (r) => ({ status: r.status, text: r.output_text, error: r.error?.message ?? null }),
+        (e: unknown) => ({ status: 'thrown', text: '', error: String(e) }),
+      ),
+    );
+    expect(r).toEqual({ status: 'incomplete', text: tinyGgufCount(3, 16), error: null });
+  } finally {
+    await context.setOffline(false);
+  }
+});
