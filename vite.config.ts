@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig, type Plugin } from 'vite';
+import { injectManifest } from 'workbox-build';
 import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -18,6 +20,8 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
     root,
     logLevel: 'warn',
     publicDir: false,
+    // Library mode keeps `process.env.NODE_ENV`; Workbox reads it to drop its dev logging.
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir,
       emptyOutDir: false,
@@ -29,6 +33,28 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
   };
 }
 
+/**
+ * PWA precache: workbox-build writes the list of `outDir`'s files (URL + revision) into
+ * `sw.js` at its `self.__WB_MANIFEST` (see src/sw/precache.ts). Hashed files under
+ * `assets/` are their own revision. Pyodide under `pyodide/` is listed when present: the
+ * code interpreter must start offline. Big files are allowed (python_stdlib.zip, wasm).
+ */
+async function precacheAppShell(outDir: string): Promise<void> {
+  const swPath = `${outDir}/sw.js`;
+  const { count, size, warnings } = await injectManifest({
+    swSrc: swPath,
+    swDest: swPath,
+    globDirectory: outDir,
+    globPatterns: ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'],
+    // sw.js is the worker itself; a new one is fetched by the browser's update check.
+    globIgnores: ['sw.js', '**/*.map'],
+    dontCacheBustURLsMatching: /^assets\//,
+    maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+  });
+  for (const warning of warnings) console.warn(`precache: ${warning}`);
+  console.log(`precache: ${count} files, ${(size / 1024 / 1024).toFixed(1)} MB`);
+}
+
 function serviceWorker(): Plugin {
   let outDir = 'dist';
   return {
@@ -36,10 +62,16 @@ function serviceWorker(): Plugin {
     configResolved(config) {
       outDir = config.build.outDir;
     },
-    // After the page build (which empties outDir), add dist/sw.js.
-    async closeBundle() {
-      if (this.environment?.config.command !== 'build') return;
-      await build(swBuild(outDir, true));
+    // After the page build (which empties outDir), add dist/sw.js with its precache list.
+    // Last and alone: files other plugins add to outDir in closeBundle (pyodide) are listed.
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        if (this.environment?.config.command !== 'build') return;
+        await build(swBuild(outDir, true));
+        await precacheAppShell(outDir);
+      },
     },
     // Dev: build the SW in memory on each request so it stays one classic script.
     configureServer(server) {
@@ -57,8 +89,34 @@ function serviceWorker(): Plugin {
   };
 }
 
+/**
+ * pyodide's runtime files, same-origin at `/pyodide/` (the runtime fetches them and hands
+ * them to the Python sandbox as Blobs, so no CORS is needed; see src/tools/python/).
+ * `publicDir` cannot do it: it is one folder (public/), and would take the whole package.
+ * Build: emitted as assets (before the SW's precache list is made); dev: read from
+ * node_modules; `vite preview` (`npm start`) serves them from dist/ like any file.
+ */
+function pyodideFiles(): Plugin {
+  const dir = fileURLToPath(new URL('node_modules/pyodide/', import.meta.url));
+  // As PYODIDE_FILES in src/tools/python/pyodide-files.ts (a unit test keeps them equal).
+  const names = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'];
+  return {
+    name: 'local-responses:pyodide',
+    async generateBundle() {
+      for (const name of names) this.emitFile({ type: 'asset', fileName: `pyodide/${name}`, source: await readFile(dir + name) });
+    },
+    configureServer(server) {
+      server.middlewares.use('/pyodide', (req, res, next) => {
+        const name = (req.url ?? '').split('?')[0]!.slice(1);
+        if (!names.includes(name)) return next();
+        readFile(dir + name).then((body) => res.end(body), next);
+      });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [serviceWorker()],
+  plugins: [serviceWorker(), pyodideFiles()],
   worker: { format: 'es' },
   build: { target: 'es2022' },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are

@@ -9,6 +9,7 @@ import { holdLifetimeLock } from '../runtime/lifetime-lock';
 import { newLockName, PEER_LOCK_PREFIX } from '../runtime/lock-names';
 import type { RuntimePortMessage } from '../runtime/wire';
 import { forwardToRuntime } from './forward-to-runtime';
+import { installPrecache, SKIP_WAITING_MESSAGE, takesOverAtInstall } from './precache';
 import { RuntimeConnection } from './runtime-connection';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -23,13 +24,18 @@ const connection = new RuntimeConnection({
 });
 const appUrl = new URL('/', self.location.href).href;
 
-// First visit: take over the page that registered us without waiting for a reload.
-self.addEventListener('install', (event) => event.waitUntil(self.skipWaiting()));
+// First visit: take over the page that registered us without waiting for a reload. An
+// update waits instead: the page offers it and sends SKIP_WAITING_MESSAGE when the person
+// agrees (see precache.ts).
+self.addEventListener('install', (event) => {
+  if (takesOverAtInstall()) event.waitUntil(self.skipWaiting());
+});
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 self.addEventListener('message', (event) => {
-  const data = event.data as RuntimePortMessage | { type: 'local-responses/claim' } | undefined;
+  const data = event.data as RuntimePortMessage | { type: 'local-responses/claim' | typeof SKIP_WAITING_MESSAGE } | undefined;
   if (data?.type === 'local-responses/runtime-port') event.waitUntil(connection.accept(data));
+  if (data?.type === SKIP_WAITING_MESSAGE) event.waitUntil(self.skipWaiting());
   // A hard-reloaded page is not controlled until we claim it again.
   if (data?.type === 'local-responses/claim') event.waitUntil(self.clients.claim());
 });
@@ -41,3 +47,6 @@ self.addEventListener('fetch', (event) => {
   if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return;
   event.respondWith(forwardToRuntime(event, connection, appUrl));
 });
+
+// Registered after the /v1 listener: the app shell from the precache (a no-op in dev).
+installPrecache();

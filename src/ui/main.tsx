@@ -1,11 +1,20 @@
 /**
- * Placeholder page: starts the local runtime and shows its status. The chat UI replaces it
- * in a later issue.
+ * Entry of the chat app: starts (or joins) the origin's local runtime, and renders the app
+ * at once — conversations come from the app's own database, so they show while the
+ * runtime starts, and offline.
  */
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startLocalRuntime } from '../client';
+import { createApi } from './api';
+import { App } from './app';
+import { AppContext, type AppServices, type RuntimeState } from './app-context';
+import { openAppDb } from './app-db';
+import { ChatStore } from './chat-store';
+import { ModelsStore } from './models-store';
+import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
+import './styles.css';
 
 const params = new URLSearchParams(location.search);
 // Test models: always in dev; in a production build only when asked for in the URL.
@@ -13,37 +22,47 @@ const testModels = import.meta.env.DEV || params.has('test-models');
 // Benchmark knob (`?body-mode=stream`), honoured only with test models.
 const bodyMode = testModels && params.get('body-mode') === 'stream' ? 'stream' : undefined;
 
-type Status = { state: 'starting' } | { state: 'ready'; leader: boolean } | { state: 'failed'; message: string };
-
 const started = startLocalRuntime({ testModels, bodyMode }).then(async (runtime) => {
   if (testModels) await installTestHooks(runtime);
   return runtime;
 });
-started.catch(() => {}); // shown by <App> once it mounts; not an unhandled rejection
+started.catch(() => {}); // shown by <Root> once it mounts; not an unhandled rejection
 
-function App() {
-  const [status, setStatus] = useState<Status>({ state: 'starting' });
+const db = openAppDb();
+const settings = new SettingsStore(db);
+const chat = new ChatStore(db, settings.settings);
+const models = new ModelsStore();
+const api = started.then((runtime) => createApi(runtime.fetch));
+api.then(
+  (a) => {
+    chat.connect(a);
+    models.connect(a);
+  },
+  () => {},
+);
+// Tests (and links) may pick the model: `?model=test-scripted`.
+const requestedModel = params.get('model');
+if (requestedModel) void settings.ready.then(() => settings.update({ model: requestedModel }));
+
+const services: AppServices = { chat, models, settings, testModels, api };
+
+function Root() {
+  const [runtime, setRuntime] = useState<RuntimeState>({ state: 'starting' });
   useEffect(() => {
     started.then(
-      (runtime) => setStatus({ state: 'ready', leader: runtime.isLeader() }),
-      (error: unknown) => setStatus({ state: 'failed', message: String(error) }),
+      (r) => setRuntime({ state: 'ready', leader: r.isLeader() }),
+      (error: unknown) => setRuntime({ state: 'failed', message: error instanceof Error ? error.message : String(error) }),
     );
   }, []);
   return (
-    <main>
-      <h1>Local Responses</h1>
-      <p data-runtime-state={status.state}>
-        {status.state === 'starting' && 'Starting the local runtime…'}
-        {status.state === 'ready' &&
-          `Ready: /v1 answers on ${location.origin}/v1${status.leader ? ' (this tab runs the runtime)' : ''}.`}
-        {status.state === 'failed' && `The local runtime failed to start: ${status.message}`}
-      </p>
-    </main>
+    <AppContext.Provider value={services}>
+      <App runtime={runtime} />
+    </AppContext.Provider>
   );
 }
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <Root />
   </StrictMode>,
 );

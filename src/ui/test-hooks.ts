@@ -1,9 +1,9 @@
-import type OpenAI from 'openai';
+import OpenAI from 'openai';
 import type { LocalRuntime } from '../client';
 
 /**
  * Globals the end-to-end tests drive (only with `?test-models`): the real `openai` SDK
- * and the runtime handle. The SDK is a separate chunk, never loaded in normal use.
+ * (the app itself is built on it) and the runtime handle.
  */
 declare global {
   interface Window {
@@ -15,7 +15,7 @@ declare global {
 }
 
 export async function installTestHooks(runtime: LocalRuntime): Promise<void> {
-  const { default: SDK } = await import('openai');
+  const SDK = OpenAI;
   window.OpenAI = SDK;
   // maxRetries 0: a 5xx must fail the test, not be retried silently.
   window.sdk = new SDK({ baseURL: `${location.origin}/v1`, apiKey: 'local', dangerouslyAllowBrowser: true, maxRetries: 0 });

@@ -1,0 +1,25 @@
+import { createContext, useContext } from 'react';
+import type { ChatStore } from './chat-store';
+import type { ModelsStore } from './models-store';
+import type { SettingsStore } from './settings-store';
+import type { Api } from './api';
+
+export type RuntimeState = { state: 'starting' } | { state: 'ready'; leader: boolean } | { state: 'failed'; message: string };
+
+export interface AppServices {
+  chat: ChatStore;
+  models: ModelsStore;
+  settings: SettingsStore;
+  /** Test builds (`?test-models`): hidden models are listed and selectable. */
+  testModels: boolean;
+  /** Resolves once the runtime answers. */
+  api: Promise<Api>;
+}
+
+export const AppContext = createContext<AppServices | null>(null);
+
+export function useServices(): AppServices {
+  const services = useContext(AppContext);
+  if (!services) throw new Error('AppContext missing');
+  return services;
+}

@@ -1,0 +1,122 @@
+/** One answer: its output items in order, its status, and its token counts and speed. */
+import type { ResponseOutputItem, ResponseOutputText } from 'openai/resources/responses/responses';
+import { isRunning, tokensPerSecond, type Turn } from '../conversation';
+import { formatTokensPerSecond } from '../format';
+import { MarkdownView } from './markdown-view';
+import { CodeInterpreterCard, FunctionCallView, WebSearchCard } from './tool-cards';
+
+function reasoningText(item: Extract<ResponseOutputItem, { type: 'reasoning' }>): string {
+  const parts = item.content?.length ? item.content : item.summary;
+  return parts.map((p) => p.text).join('\n');
+}
+
+function Reasoning({ text, streaming }: { text: string; streaming: boolean }) {
+  const words = text.trim() ? text.trim().split(/\s+/).length : 0;
+  return (
+    <details className="reasoning">
+      <summary>
+        {streaming ? 'Thinking…' : 'Reasoning'} <span className="muted">({words} {words === 1 ? 'word' : 'words'})</span>
+      </summary>
+      <div className="reasoning-text">{text}</div>
+    </details>
+  );
+}
+
+function Citations({ parts }: { parts: ResponseOutputText[] }) {
+  const seen = new Map<string, string>();
+  for (const part of parts)
+    for (const a of part.annotations) if (a.type === 'url_citation' && !seen.has(a.url)) seen.set(a.url, a.title || a.url);
+  if (seen.size === 0) return null;
+  return (
+    <nav className="citations" aria-label="Sources">
+      <span className="muted">Sources:</span>
+      <ol>
+        {[...seen].map(([url, title]) => (
+          <li key={url}>
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              {title}
+            </a>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+function OutputItemView({ item, streaming }: { item: ResponseOutputItem; streaming: boolean }) {
+  switch (item.type) {
+    case 'reasoning':
+      return <Reasoning text={reasoningText(item)} streaming={streaming} />;
+    case 'message': {
+      const texts = item.content.filter((c): c is ResponseOutputText => c.type === 'output_text');
+      const refusal = item.content.find((c) => c.type === 'refusal');
+      return (
+        <div className="message-text">
+          <MarkdownView text={texts.map((t) => t.text).join('')} streaming={streaming} />
+          {refusal && refusal.type === 'refusal' && <p className="refusal">{refusal.refusal}</p>}
+          <Citations parts={texts} />
+        </div>
+      );
+    }
+    case 'code_interpreter_call':
+      return <CodeInterpreterCard call={item} />;
+    case 'web_search_call':
+      return <WebSearchCard call={item} />;
+    case 'function_call':
+      return <FunctionCallView call={item} />;
+    default:
+      return <pre className="function-args">{JSON.stringify(item, null, 2)}</pre>;
+  }
+}
+
+function statusNote(turn: Turn): string | null {
+  switch (turn.status) {
+    case 'queued':
+      return turn.responseId ? 'Waiting for the model…' : 'Sending…';
+    case 'in_progress':
+      return turn.output.length === 0 ? 'Loading the model and reading your message…' : null;
+    case 'cancelled':
+      return 'Stopped.';
+    case 'incomplete':
+      return turn.incompleteReason === 'max_output_tokens'
+        ? 'Cut off: the answer reached the maximum output tokens (see Settings).'
+        : 'The answer is incomplete (the connection was lost or the tool rounds ran out).';
+    default:
+      return null;
+  }
+}
+
+export function Answer({ turn }: { turn: Turn }) {
+  const running = isRunning(turn);
+  const note = statusNote(turn);
+  const rate = tokensPerSecond(turn);
+  const last = turn.output.length - 1;
+  return (
+    <div className="answer" aria-busy={running} data-status={turn.status} data-response-id={turn.responseId ?? undefined}>
+      {turn.output.map((item, i) => (
+        <OutputItemView key={item.id ?? i} item={item} streaming={running && i === last} />
+      ))}
+      {note && (
+        <p className={running ? 'answer-note pending' : 'answer-note'} data-note={turn.status}>
+          {note}
+        </p>
+      )}
+      {turn.status === 'failed' && (
+        <p className="answer-error" role="alert">
+          {turn.error ?? 'The answer failed.'}
+        </p>
+      )}
+      {turn.usage && (
+        <p className="answer-meta" aria-label="Token usage">
+          <span>{turn.usage.input_tokens} in</span>
+          <span>
+            {turn.usage.output_tokens} out
+            {turn.usage.output_tokens_details.reasoning_tokens > 0 && ` (${turn.usage.output_tokens_details.reasoning_tokens} reasoning)`}
+          </span>
+          {rate !== null && <span>{formatTokensPerSecond(rate)}</span>}
+          <span className="muted">{turn.model}</span>
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,244 @@
+/** The open conversation: messages, answers, and the composer (Send / Stop). */
+import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useServices } from '../app-context';
+import { answerText, isRunning, type Turn } from '../conversation';
+import { useStore } from '../external-store';
+import { Answer } from './answer';
+import { EmptyState } from './empty-state';
+import { Icon } from './icons';
+
+function UserMessage({ turn, editable, onEdit }: { turn: Turn; editable: boolean; onEdit: (text: string) => void }) {
+  const [editing, setEditing] = useState(false);
+  const [draft, setDraft] = useState(turn.input);
+  const id = useId();
+  if (editing) {
+    return (
+      <form
+        className="user-message editing"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setEditing(false);
+          onEdit(draft);
+        }}
+      >
+        <label htmlFor={id} className="sr-only">
+          Edit your message
+        </label>
+        <textarea
+          id={id}
+          value={draft}
+          autoFocus
+          rows={Math.min(10, draft.split('\n').length + 1)}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setEditing(false);
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              e.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <div className="row-actions">
+          <button type="submit" className="primary" disabled={!draft.trim()}>
+            Save and send
+          </button>
+          <button type="button" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    );
+  }
+  return (
+    <div className="user-message">
+      <div className="user-text">{turn.input}</div>
+      {editable && (
+        <button
+          type="button"
+          className="icon-button subtle"
+          aria-label="Edit message"
+          title="Edit and resend"
+          onClick={() => {
+            setDraft(turn.input);
+            setEditing(true);
+          }}
+        >
+          <Icon name="edit" size={16} />
+        </button>
+      )}
+    </div>
+  );
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="icon-button subtle"
+      aria-label={copied ? 'Copied' : 'Copy answer'}
+      title="Copy answer"
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1500);
+        });
+      }}
+    >
+      <Icon name={copied ? 'check' : 'copy'} size={16} />
+    </button>
+  );
+}
+
+export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels: () => void }) {
+  const { chat, settings: settingsStore } = useServices();
+  const state = useStore(chat);
+  const settings = useStore(settingsStore);
+  const conversation = state.conversations.find((c) => c.id === state.activeId) ?? null;
+  const [draft, setDraft] = useState('');
+  const [announcement, setAnnouncement] = useState('');
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const busy = state.running !== null;
+  const runningHere = busy && state.running?.conversationId === conversation?.id;
+  const canSend = ready && !busy && settings.model !== null && draft.trim().length > 0;
+
+  // Keep the newest text in view while streaming, unless the reader scrolled up.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  });
+  useEffect(() => {
+    stick.current = true;
+  }, [state.activeId]);
+
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !busy) {
+      const last = conversation?.turns.at(-1);
+      setAnnouncement(last?.status === 'completed' ? 'Answer finished.' : last ? `Answer ${last.status}.` : '');
+    }
+    if (!wasRunning.current && busy) setAnnouncement('Answering…');
+    wasRunning.current = busy;
+  }, [busy, conversation]);
+
+  const send = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!canSend) return;
+    const text = draft;
+    setDraft('');
+    stick.current = true;
+    void chat.send(text);
+    // Focus stays in the composer: the next message can be typed right away.
+    inputRef.current?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+    if (event.key === 'Escape' && runningHere) void chat.stop();
+  };
+
+  const turns = conversation?.turns ?? [];
+  return (
+    <main className="chat" aria-label="Chat">
+      <div
+        className="messages"
+        ref={scrollRef}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+        }}
+      >
+        {turns.length === 0 ? (
+          <EmptyState onOpenModels={onOpenModels} />
+        ) : (
+          <ol className="turns" aria-label={`Messages in ${conversation?.title ?? 'this chat'}`}>
+            {turns.map((turn, i) => {
+              const isLast = i === turns.length - 1;
+              return (
+                <li key={turn.id} className="turn" data-turn-status={turn.status}>
+                  <UserMessage
+                    turn={turn}
+                    editable={isLast && !busy && ready}
+                    onEdit={(text) => {
+                      void chat.editLast(text);
+                      inputRef.current?.focus();
+                    }}
+                  />
+                  <Answer turn={turn} />
+                  {!isRunning(turn) && (
+                    <div className="turn-actions">
+                      {answerText(turn) && <CopyButton text={answerText(turn)} />}
+                      {isLast && (
+                        <button
+                          type="button"
+                          className="icon-button subtle"
+                          aria-label="Regenerate answer"
+                          title="Regenerate"
+                          disabled={busy || !ready || !settings.model}
+                          onClick={() => {
+                            void chat.regenerate();
+                            inputRef.current?.focus();
+                          }}
+                        >
+                          <Icon name="refresh" size={16} />
+                        </button>
+                      )}
+                    </div>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </div>
+      <p className="sr-only" role="status" aria-live="polite">
+        {announcement}
+      </p>
+      <form className="composer" onSubmit={send}>
+        <label htmlFor="composer-input" className="sr-only">
+          Message
+        </label>
+        <textarea
+          id="composer-input"
+          ref={inputRef}
+          value={draft}
+          rows={Math.min(8, Math.max(1, draft.split('\n').length))}
+          placeholder={settings.model ? 'Send a message' : 'Choose a model to start'}
+          aria-describedby="composer-help"
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          autoFocus
+        />
+        <span id="composer-help" className="sr-only">
+          Enter sends, Shift+Enter starts a new line, Escape stops the answer.
+        </span>
+        {runningHere ? (
+          <button
+            type="button"
+            className="send-button stop"
+            onClick={() => {
+              void chat.stop();
+              // The Stop button goes away: keep the focus where the next message is typed.
+              inputRef.current?.focus();
+            }}
+            disabled={state.running?.stopping}
+            aria-label="Stop answer"
+          >
+            <Icon name="stop" />
+            <span className="button-text">Stop</span>
+          </button>
+        ) : (
+          <button type="submit" className="send-button" disabled={!canSend} aria-label="Send message">
+            <Icon name="send" />
+            <span className="button-text">Send</span>
+          </button>
+        )}
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * "Use from your code": the `openai` SDK pointed at this origin, and a live check that
+ * runs the same calls from this page (through the service worker, as another app on the
+ * origin would): list the models, then one tiny response with the selected model.
+ */
+import OpenAI from 'openai';
+import { useState } from 'react';
+import { useServices } from '../app-context';
+import { useStore } from '../external-store';
+import { CodeView } from './markdown-view';
+import { Dialog } from './dialog';
+
+export function snippet(origin: string, model: string): string {
+  return `import OpenAI from 'openai';
+
+// Any page of ${origin} (the app must be open in a tab: it runs the models).
+const client = new OpenAI({
+  baseURL: location.origin + '/v1',
+  apiKey: 'local', // not checked; the SDK wants one
+  dangerouslyAllowBrowser: true,
+});
+
+const models = await client.models.list();
+console.log(models.data.map((m) => m.id));
+
+const response = await client.responses.create({
+  model: '${model}',
+  input: 'Say hello in five words.',
+  max_output_tokens: 32,
+});
+console.log(response.output_text);
+
+// Streaming:
+const stream = await client.responses.create({ model: '${model}', input: 'Count to 5.', stream: true });
+for await (const event of stream) {
+  if (event.type === 'response.output_text.delta') console.log(event.delta);
+}`;
+}
+
+type Step = { name: string; state: 'running' | 'ok' | 'failed'; detail: string };
+
+export function CodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { settings: settingsStore } = useServices();
+  const settings = useStore(settingsStore);
+  const model = settings.model ?? 'MODEL_ID';
+  const [steps, setSteps] = useState<Step[]>([]);
+  const [running, setRunning] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const code = snippet(location.origin, model);
+
+  const run = async () => {
+    setRunning(true);
+    const log: Step[] = [];
+    const show = (step: Step) => {
+      const i = log.findIndex((s) => s.name === step.name);
+      if (i >= 0) log[i] = step;
+      else log.push(step);
+      setSteps([...log]);
+    };
+    try {
+      // Exactly as the snippet: the page's own fetch, so the service worker answers.
+      const client = new OpenAI({ baseURL: `${location.origin}/v1`, apiKey: 'local', dangerouslyAllowBrowser: true, maxRetries: 0 });
+      show({ name: 'client.models.list()', state: 'running', detail: '' });
+      const t0 = performance.now();
+      const models = await client.models.list();
+      show({ name: 'client.models.list()', state: 'ok', detail: `${models.data.length} models in ${Math.round(performance.now() - t0)} ms` });
+      if (!settings.model) {
+        show({ name: 'client.responses.create()', state: 'failed', detail: 'Choose a model first (Models).' });
+        return;
+      }
+      show({ name: 'client.responses.create()', state: 'running', detail: `model ${settings.model}` });
+      const t1 = performance.now();
+      const response = await client.responses.create({ model: settings.model, input: 'Say hello in five words.', max_output_tokens: 32, store: false });
+      show({
+        name: 'client.responses.create()',
+        state: response.status === 'completed' || response.status === 'incomplete' ? 'ok' : 'failed',
+        detail: `${response.status} in ${((performance.now() - t1) / 1000).toFixed(1)} s: “${response.output_text.trim()}”`,
+      });
+    } catch (error) {
+      const last = log.at(-1);
+      show({ name: last?.name ?? 'setup', state: 'failed', detail: error instanceof Error ? error.message : String(error) });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} title="Use from your code" onClose={onClose} wide>
+      <p>
+        Every page on this origin gets an OpenAI-compatible Responses API at <code>{location.origin}/v1</code>, served by this app. Use the
+        official <code>openai</code> package:
+      </p>
+      <CodeView code={code} language="javascript" />
+      <div className="row-actions">
+        <button
+          type="button"
+          onClick={() => {
+            void navigator.clipboard?.writeText(code).then(() => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            });
+          }}
+        >
+          {copied ? 'Copied' : 'Copy snippet'}
+        </button>
+        <button type="button" className="primary" onClick={() => void run()} disabled={running}>
+          {running ? 'Running…' : 'Run it here'}
+        </button>
+      </div>
+      {steps.length > 0 && (
+        <ol className="check-steps" aria-label="Live check" aria-live="polite">
+          {steps.map((s) => (
+            <li key={s.name} data-state={s.state}>
+              <span className="step-mark" aria-hidden="true">
+                {s.state === 'ok' ? '✓' : s.state === 'failed' ? '✗' : '…'}
+              </span>
+              <code>{s.name}</code> <span>{s.state === 'running' ? 'running…' : s.detail}</span>
+              <span className="sr-only">{s.state}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </Dialog>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest';
+import { newTurn, previousResponseId, titleFrom, tokensPerSecond } from './conversation';
+
+describe('titleFrom', () => {
+  test('first line, whitespace collapsed, shortened with an ellipsis', () => {
+    expect(titleFrom('  Hello   world \nsecond line')).toBe('Hello world');
+    expect(titleFrom('x'.repeat(80))).toBe(`${'x'.repeat(57)}…`);
+    expect(titleFrom('   ')).toBe('New chat');
+  });
+});
+
+describe('previousResponseId', () => {
+  test('the latest stored response; rejected requests are skipped', () => {
+    const a = { ...newTurn('a', 'm', 0), responseId: 'resp_a', status: 'completed' as const };
+    const rejected = { ...newTurn('b', 'm', 0), status: 'failed' as const };
+    expect(previousResponseId([a, rejected])).toBe('resp_a');
+    expect(previousResponseId([])).toBeNull();
+  });
+});
+
+describe('tokensPerSecond', () => {
+  test('output tokens over the time since the first token', () => {
+    const turn = {
+      ...newTurn('a', 'm', 0),
+      firstTokenAt: 1000,
+      finishedAt: 3000,
+      usage: { input_tokens: 1, output_tokens: 40, total_tokens: 41, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+    };
+    expect(tokensPerSecond(turn)).toBe(20);
+    expect(tokensPerSecond({ ...turn, finishedAt: null })).toBeNull();
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * What the app keeps of a conversation, in its own IndexedDB database: enough to show it
+ * offline and to continue it. The server's stored responses stay the source of truth for
+ * the model (turns are chained with `previous_response_id`); the copy here adds what the
+ * server does not keep (when the first token arrived, for tokens/s).
+ */
+import type { ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
+
+export type TurnStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'cancelled' | 'failed';
+
+export interface Turn {
+  /** Local id (stable across regenerate/edit of this position). */
+  id: string;
+  /** What the person wrote. */
+  input: string;
+  model: string;
+  /** Set once the server created the response; null when the request was rejected. */
+  responseId: string | null;
+  status: TurnStatus;
+  output: ResponseOutputItem[];
+  usage: ResponseUsage | null;
+  /** Why it failed or was rejected, as the server said it. */
+  error: string | null;
+  incompleteReason: string | null;
+  /** ms since epoch. */
+  startedAt: number;
+  firstTokenAt: number | null;
+  finishedAt: number | null;
+  /** Last stream event applied: where a resumed stream continues (`starting_after`). */
+  lastSequence: number;
+}
+
+export interface Conversation {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  turns: Turn[];
+}
+
+export const TERMINAL: ReadonlySet<TurnStatus> = new Set(['completed', 'incomplete', 'cancelled', 'failed']);
+
+export function isRunning(turn: Turn): boolean {
+  return !TERMINAL.has(turn.status);
+}
+
+/** The first line of the first message, shortened: what the sidebar shows. */
+export function titleFrom(text: string): string {
+  const line = text.trim().split('\n')[0]?.trim() ?? '';
+  const flat = line.replace(/\s+/g, ' ');
+  if (!flat) return 'New chat';
+  return flat.length > 60 ? `${flat.slice(0, 57).trimEnd()}…` : flat;
+}
+
+/**
+ * The response a new turn continues from: the latest earlier turn the server stored.
+ * A rejected request (no response id) is skipped — the model never saw it.
+ */
+export function previousResponseId(turns: readonly Turn[]): string | null {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const id = turns[i]!.responseId;
+    if (id) return id;
+  }
+  return null;
+}
+
+export function newTurn(input: string, model: string, now: number): Turn {
+  return {
+    id: crypto.randomUUID(),
+    input,
+    model,
+    responseId: null,
+    status: 'queued',
+    output: [],
+    usage: null,
+    error: null,
+    incompleteReason: null,
+    startedAt: now,
+    firstTokenAt: null,
+    finishedAt: null,
+    lastSequence: -1,
+  };
+}
+
+/** Output tokens per second, counted from the first token (so queueing and loading do not count). */
+export function tokensPerSecond(turn: Turn): number | null {
+  if (!turn.usage || turn.finishedAt === null) return null;
+  const from = turn.firstTokenAt ?? turn.startedAt;
+  const seconds = (turn.finishedAt - from) / 1000;
+  if (turn.usage.output_tokens <= 0 || seconds <= 0) return null;
+  return turn.usage.output_tokens / seconds;
+}
+
+/** The answer's visible text (for copy/export). */
+export function answerText(turn: Turn): string {
+  return turn.output
+    .flatMap((item) => (item.type === 'message' ? item.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)) : []))
+    .join('');
+}

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { describeProgress, formatBytes, formatDuration, secondsLeft } from './format';
+
+describe('formatBytes / formatDuration', () => {
+  test('readable units', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(1536)).toBe('1.50 KB');
+    expect(formatBytes(350 * 1024 * 1024)).toBe('350 MB');
+    expect(formatBytes(1.25 * 1024 ** 3)).toBe('1.25 GB');
+    expect(formatDuration(42)).toBe('42 s');
+    expect(formatDuration(150)).toBe('3 min');
+    expect(formatDuration(3900)).toBe('1 h 5 min');
+  });
+});
+
+describe('download progress', () => {
+  test('time left from the average byte rate since the first sample', () => {
+    const first = { at: 0, progress: 0, loadedBytes: 0, totalBytes: 1000 };
+    const latest = { at: 10_000, progress: 0.25, loadedBytes: 250, totalBytes: 1000 };
+    expect(secondsLeft(first, latest)).toBe(30);
+    expect(describeProgress(first, latest)).toBe('250 B of 1000 B · 25% · about 30 s left');
+  });
+
+  test('without bytes, from the progress fraction; nothing about time before there is movement', () => {
+    const first = { at: 0, progress: 0.5 };
+    expect(secondsLeft(first, { at: 200, progress: 0.6 })).toBeNull();
+    expect(secondsLeft(first, { at: 10_000, progress: 0.5 })).toBeNull();
+    expect(secondsLeft(first, { at: 10_000, progress: 0.75 })).toBe(10);
+    expect(describeProgress(first, { at: 10_000, progress: 0.75 })).toBe('75% · about 10 s left');
+  });
+});

@@ -1,0 +1,66 @@
+/** Numbers as people read them. */
+
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '–';
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${units[unit]}`;
+}
+
+/** "45 s", "3 min", "1 h 5 min". */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '–';
+  if (seconds < 60) return `${Math.max(1, Math.round(seconds))} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+export function formatPercent(fraction: number): string {
+  const clamped = Math.min(1, Math.max(0, fraction));
+  return `${Math.floor(clamped * 100)}%`;
+}
+
+export interface ProgressSample {
+  /** ms */
+  at: number;
+  /** 0..1 */
+  progress: number;
+  loadedBytes?: number;
+  totalBytes?: number;
+}
+
+/**
+ * Seconds left, from the average speed since `first`: bytes when both samples have them,
+ * else the progress fraction. null until there is enough to say (no movement yet).
+ */
+export function secondsLeft(first: ProgressSample, latest: ProgressSample): number | null {
+  const elapsed = (latest.at - first.at) / 1000;
+  if (elapsed < 0.5) return null;
+  if (latest.loadedBytes !== undefined && first.loadedBytes !== undefined && latest.totalBytes) {
+    const rate = (latest.loadedBytes - first.loadedBytes) / elapsed;
+    return rate > 0 ? (latest.totalBytes - latest.loadedBytes) / rate : null;
+  }
+  const rate = (latest.progress - first.progress) / elapsed;
+  return rate > 0 ? (1 - latest.progress) / rate : null;
+}
+
+/** "312 MB of 1.2 GB · 26% · about 2 min left" (parts only as known). */
+export function describeProgress(first: ProgressSample, latest: ProgressSample): string {
+  const parts: string[] = [];
+  if (latest.loadedBytes !== undefined && latest.totalBytes) parts.push(`${formatBytes(latest.loadedBytes)} of ${formatBytes(latest.totalBytes)}`);
+  parts.push(formatPercent(latest.progress));
+  const left = secondsLeft(first, latest);
+  if (left !== null && latest.progress < 1) parts.push(`about ${formatDuration(left)} left`);
+  return parts.join(' · ');
+}
+
+export function formatTokensPerSecond(rate: number): string {
+  return `${rate >= 100 ? rate.toFixed(0) : rate.toFixed(1)} tok/s`;
+}

@@ -1,0 +1,125 @@
+/**
+ * The model catalog as the picker shows it: `/v1/models` joined with `/v1/local/status`
+ * (cached, loaded, GPU, storage), and the downloads in flight with their progress.
+ */
+import type { Api, LoadProgress, LocalStatus, ModelEntry } from './api';
+import { ExternalStore } from './external-store';
+import type { ProgressSample } from './format';
+
+export interface Download {
+  first: ProgressSample;
+  latest: ProgressSample;
+  phase: LoadProgress['phase'];
+  text: string;
+}
+
+export interface ModelsState {
+  /** True once `/v1/models` answered at least once. */
+  loaded: boolean;
+  error: string | null;
+  models: ModelEntry[];
+  /** null: this runtime has no model management (`/v1/local/*` answers 404). */
+  status: LocalStatus | null;
+  downloads: Record<string, Download>;
+  /** Last download/delete failure per model, shown next to it. */
+  failures: Record<string, string>;
+}
+
+function sample(p: LoadProgress): ProgressSample {
+  return {
+    at: Date.now(),
+    progress: p.progress,
+    ...(p.loadedBytes !== undefined ? { loadedBytes: p.loadedBytes } : {}),
+    ...(p.totalBytes !== undefined ? { totalBytes: p.totalBytes } : {}),
+  };
+}
+
+export class ModelsStore extends ExternalStore<ModelsState> {
+  #api: Api | null = null;
+  readonly #aborts = new Map<string, AbortController>();
+
+  constructor() {
+    super({ loaded: false, error: null, models: [], status: null, downloads: {}, failures: {} });
+  }
+
+  connect(api: Api): void {
+    this.#api = api;
+    void this.refresh();
+  }
+
+  async refresh(): Promise<void> {
+    const api = this.#api;
+    if (!api) return;
+    try {
+      const [models, status] = await Promise.all([api.listModels(), api.localStatus().catch(() => null)]);
+      this.set({ ...this.get(), loaded: true, error: null, models, status });
+    } catch (error) {
+      this.set({ ...this.get(), loaded: true, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  cached(id: string): boolean | undefined {
+    return this.get().status?.models.find((m) => m.id === id)?.cached;
+  }
+
+  async download(id: string): Promise<boolean> {
+    const api = this.#api;
+    if (!api || this.#aborts.has(id)) return false;
+    const abort = new AbortController();
+    this.#aborts.set(id, abort);
+    const start: ProgressSample = { at: Date.now(), progress: 0 };
+    this.#setDownload(id, { first: start, latest: start, phase: 'download', text: 'Starting…' });
+    this.#setFailure(id, null);
+    try {
+      await api.loadModel(
+        id,
+        (p) => {
+          const current = this.get().downloads[id];
+          const latest = sample(p);
+          // Speed is measured from the first sample that carries bytes (a resumed download starts part-way).
+          const first = current && (current.first.loadedBytes !== undefined || latest.loadedBytes === undefined) ? current.first : latest;
+          this.#setDownload(id, { first, latest, phase: p.phase, text: p.text });
+        },
+        abort.signal,
+      );
+      return true;
+    } catch (error) {
+      if (!abort.signal.aborted) this.#setFailure(id, error instanceof Error ? error.message : String(error));
+      return false;
+    } finally {
+      this.#aborts.delete(id);
+      this.#setDownload(id, null);
+      await this.refresh();
+    }
+  }
+
+  cancel(id: string): void {
+    this.#aborts.get(id)?.abort(new DOMException('Download cancelled', 'AbortError'));
+  }
+
+  async deleteCached(id: string): Promise<void> {
+    const api = this.#api;
+    if (!api) return;
+    try {
+      await api.deleteCachedModel(id);
+      this.#setFailure(id, null);
+    } catch (error) {
+      this.#setFailure(id, error instanceof Error ? error.message : String(error));
+    }
+    await this.refresh();
+  }
+
+  #setDownload(id: string, download: Download | null): void {
+    const downloads = { ...this.get().downloads };
+    if (download) downloads[id] = download;
+    else delete downloads[id];
+    this.set({ ...this.get(), downloads });
+  }
+
+  #setFailure(id: string, message: string | null): void {
+    const failures = { ...this.get().failures };
+    if (message) failures[id] = message;
+    else delete failures[id];
+    this.set({ ...this.get(), failures });
+  }
+}

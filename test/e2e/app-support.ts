@@ -1,0 +1,55 @@
+/** Shared by the chat app's end-to-end tests (`app*.test.ts`, `pwa*.test.ts`). */
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { waitForRuntime } from '../support/browser';
+
+export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** Saves a screenshot of the page as it is (kept as a test artifact; gitignored). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  // No blinking caret or pulsing dots in the pictures.
+  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, animations: 'disabled', caret: 'hide' });
+}
+
+/** Opens the chat app with the scripted test model selected, and waits for the runtime. */
+export async function openChat(context: BrowserContext, origin: string, query = ''): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`${origin}/?test-models&model=test-scripted${query}`);
+  await waitForRuntime(page);
+  return page;
+}
+
+/** Types `text` in the composer and sends it with Enter. */
+export async function send(page: Page, text: string): Promise<void> {
+  const input = page.getByLabel('Message', { exact: true });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+export function script(output: string | string[], options: { delay_ms?: number; chunk?: number } = {}): string {
+  return JSON.stringify({ script: output, ...options });
+}
+
+/** The last turn (message + answer) of the open conversation. */
+export function lastTurn(page: Page) {
+  return page.locator('li.turn').last();
+}
+
+/** Waits until the last answer reached a terminal status, and returns it. */
+export async function waitForAnswer(page: Page, status = 'completed'): Promise<void> {
+  await lastTurn(page).and(page.locator(`[data-turn-status="${status}"]`)).waitFor({ timeout: 30_000 });
+}
+
+/**
+ * `expect.poll` with room for a loaded machine (its default gives up after 1 s; a service
+ * worker activation or a precache cleanup can take longer while other tests run).
+ */
+export function poll<T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) {
+  return expect.poll(fn, { timeout: 15_000, ...options });
+}
