@@ -14,6 +14,8 @@ import { ChatStore } from './chat-store';
 import { ModelsStore } from './models-store';
 import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
+import { toolsConfigWithProvider } from './runtime-tools-config';
+import { toolsConfigFromQuery } from '../tools/tools-config';
 import './styles.css';
 
 const params = new URLSearchParams(location.search);
@@ -22,14 +24,21 @@ const testModels = import.meta.env.DEV || params.has('test-models');
 // Benchmark knob (`?body-mode=stream`), honoured only with test models.
 const bodyMode = testModels && params.get('body-mode') === 'stream' ? 'stream' : undefined;
 
-const started = startLocalRuntime({ testModels, bodyMode }).then(async (runtime) => {
-  if (testModels) await installTestHooks(runtime);
-  return runtime;
-});
-started.catch(() => {}); // shown by <Root> once it mounts; not an unhandled rejection
-
 const db = openAppDb();
 const settings = new SettingsStore(db);
+
+// The runtime starts with the user's search provider (a settings read: a few ms).
+const started = settings.ready
+  .then(() => {
+    const base = testModels ? toolsConfigFromQuery(location.search) : {};
+    const tools = toolsConfigWithProvider(base, settings.settings().webSearchProviderUrl);
+    return startLocalRuntime({ testModels, bodyMode, tools });
+  })
+  .then(async (runtime) => {
+    if (testModels) await installTestHooks(runtime);
+    return runtime;
+  });
+started.catch(() => {}); // shown by <Root> once it mounts; not an unhandled rejection
 const chat = new ChatStore(db, settings.settings);
 const models = new ModelsStore();
 const api = started.then((runtime) => createApi(runtime.fetch));

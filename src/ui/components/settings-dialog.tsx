@@ -93,7 +93,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
             aria-describedby="set-search-url-help"
           />
           <p id="set-search-url-help" className="help">
-            Leave empty to search Wikipedia, or give the address of a SearXNG instance with JSON output on (e.g. https://searx.example.org).
+            Leave empty to search Wikipedia, or give the address of a SearXNG instance with JSON output on (e.g. https://searx.example.org). A change applies after the app is reloaded.
           </p>
         </fieldset>
       </form>
