@@ -32,6 +32,7 @@ import { MODEL_CATALOG, buildAppConfig, findCatalogEntry, resolveVariant, toMode
 import { detectWebGpu, type WebGpuSupport } from './webgpu-support';
 import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './webllm-generation';
 import { sameReply, withHeldReply } from './webllm-kv-reuse';
+import { estimateTokens } from './token-estimate';
 
 /** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
 export interface ChatCompletionsLike {
@@ -94,22 +95,7 @@ const REUSE_HEADROOM_TOKENS = 256;
 /** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
 const MIN_TOP_P = 1e-6;
 
-/**
- * Token estimate without a tokenizer (web-llm exposes none, before or after loading):
- * one token per 3 ASCII characters (these BPE vocabularies average ~4 on English text and
- * code, so this overestimates) and one per other code point (CJK runs ~1–1.5 characters a
- * token). Deliberately conservative: it guards the context window before a response starts;
- * web-llm's exact check at prefill catches the rest.
- */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (const ch of text) {
-    if ((ch.codePointAt(0) ?? 0) < 128) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 3) + other;
-}
+export { estimateTokens };
 
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
