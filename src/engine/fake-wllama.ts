@@ -15,6 +15,8 @@ export interface FakeLoadScript {
   /** Never settle after the progress events (a wasm that does not start); `exit()` rejects it. */
   hang?: boolean;
   info?: Partial<WllamaContextInfo>;
+  /** The GGUF's `tokenizer.chat_template` (default: none). */
+  chatTemplate?: string;
 }
 
 export interface FakeCompletionScript {
@@ -101,6 +103,11 @@ export class FakeWllama implements WllamaLike {
   getLoadedContextInfo(): WllamaContextInfo {
     if (!this.info) throw new Error('loadModel() is not yet called');
     return { ...this.info };
+  }
+
+  getChatTemplate(): string | null {
+    if (!this.info) throw new Error('loadModel() is not yet called');
+    return this.loadScript.chatTemplate ?? null;
   }
 
   async createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>> {

@@ -386,3 +386,63 @@ describe('WllamaEngine: generating', () => {
     expect(await engine.countTokens(QWEN, 'abcdef')).toBe(2);
   });
 });
+
+describe("WllamaEngine: the model's own chat template", () => {
+  /** A ChatML template with a marker, so the tests can tell its prompt from the family's. */
+  const CHATML = String.raw`{%- for m in messages %}{{- '<|im_start|>' + m.role + '\n' + m.content + '<|im_end|>\n' }}{%- endfor %}
+{%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %}
+{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\n\n</think>\n\n' }}{%- endif %}`;
+  const FAMILY_PROMPT = 'the family prompt';
+  const messages: GenerateRequest['messages'] = [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hi' },
+  ];
+
+  it('renders the messages with the template the GGUF carries, passing enable_thinking when set', async () => {
+    const fake = new FakeWllama({ chatTemplate: CHATML });
+    const { engine } = setup({ fakes: [fake] });
+    await collect(engine.generate(request({ messages, prompt: FAMILY_PROMPT })));
+    await collect(engine.generate(request({ messages, prompt: FAMILY_PROMPT, enableThinking: false })));
+    const expected = '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n';
+    expect(fake.completions.map((c) => c.prompt)).toEqual([expected, `${expected}<think>\n\n</think>\n\n`]);
+  });
+
+  it('uses the prompt our chat format rendered when the GGUF has no template', async () => {
+    const fake = new FakeWllama();
+    const { engine } = setup({ fakes: [fake] });
+    await collect(engine.generate(request({ messages, prompt: FAMILY_PROMPT })));
+    expect(fake.completions[0]!.prompt).toBe(FAMILY_PROMPT);
+  });
+
+  it('does not double BOS: bos_token renders empty, and a BOS the template writes literally is dropped when llama.cpp adds one', async () => {
+    const template = "{{ bos_token }}<|begin_of_text|>{% for m in messages %}{{ m.content }}{% endfor %}";
+    const adds = new FakeWllama({ chatTemplate: template, info: { add_bos_token: true } });
+    const { engine } = setup({ fakes: [adds] });
+    await collect(engine.generate(request({ model: LLAMA, messages, prompt: FAMILY_PROMPT })));
+    expect(adds.completions[0]!.prompt).toBe('Be brief.Hi');
+
+    const doesNot = new FakeWllama({ chatTemplate: template, info: { add_bos_token: false } });
+    const other = setup({ fakes: [doesNot] });
+    await collect(other.engine.generate(request({ model: LLAMA, messages, prompt: FAMILY_PROMPT })));
+    expect(doesNot.completions[0]!.prompt).toBe('<|begin_of_text|>Be brief.Hi');
+  });
+
+  it('falls back to our prompt, warning with the model name, when the template fails to render or to parse', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const failing = new FakeWllama({ chatTemplate: "{{ raise_exception('Conversation roles must alternate') }}" });
+      const { engine } = setup({ fakes: [failing] });
+      await collect(engine.generate(request({ messages, prompt: FAMILY_PROMPT })));
+      expect(failing.completions[0]!.prompt).toBe(FAMILY_PROMPT);
+      expect(warn).toHaveBeenLastCalledWith(expect.stringMatching(new RegExp(`${QWEN}.*Conversation roles must alternate`)));
+
+      const unreadable = new FakeWllama({ chatTemplate: '{% if %}' });
+      const other = setup({ fakes: [unreadable] });
+      await collect(other.engine.generate(request({ model: LLAMA, messages, prompt: FAMILY_PROMPT })));
+      expect(unreadable.completions[0]!.prompt).toBe(FAMILY_PROMPT);
+      expect(warn).toHaveBeenLastCalledWith(expect.stringContaining(LLAMA));
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});

@@ -1,9 +1,11 @@
 /**
  * The wllama engine: llama.cpp compiled to WebAssembly (`@wllama/wllama` 3.13), on the CPU,
  * for browsers and devices without usable WebGPU — and real inference in CI, which has no
- * GPU. GGUF models from the catalog are loaded on demand, one at a time; our chat formats
- * render the prompt (wllama's own templates and tool parsing are not used) and parse the raw
- * text it streams back.
+ * GPU. GGUF models from the catalog are loaded on demand, one at a time. The prompt is the
+ * model's own chat template (`tokenizer.chat_template`, rendered with `@huggingface/jinja` over
+ * the messages our chat formats wrote, see `gguf-chat-template.ts`) when the GGUF has one that
+ * renders, our chat format's prompt otherwise; wllama's own template and tool parsing are not
+ * used, and our chat formats parse the raw text it streams back.
  *
  * Facts this adapter relies on (wllama 3.13 in Chromium 156, measured; see `wllama-like.ts`):
  * - wllama runs from two same-origin files, `esm/index.js` and `esm/wasm/wllama.wasm`
@@ -29,6 +31,7 @@ import { ApiError, serverError } from '../shared/api-error';
 import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from './engine';
 import { formatBytes, modelNotFound } from './engine-errors';
 import { withoutBosText } from './bos-text';
+import { parseChatTemplate, renderWithTemplate, type GgufChatTemplate } from './gguf-chat-template';
 import { GGUF_CATALOG, ggufModelInfo, ggufUrl, type GgufCatalogEntry } from './gguf-catalog';
 import { estimateTokens } from './token-estimate';
 import {
@@ -82,6 +85,8 @@ interface Loaded {
   wllama: WllamaLike;
   info: WllamaContextInfo;
   contextWindow: number;
+  /** The GGUF's own chat template, parsed; null when it has none or our Jinja cannot read it. */
+  template: GgufChatTemplate | null;
 }
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
@@ -235,7 +240,7 @@ export class WllamaEngine implements Engine {
     }
     this.active.add(generation);
     const params: WllamaCompletionParams = {
-      prompt: withoutBosText(request.prompt, loaded.info.add_bos_token),
+      prompt: withoutBosText(this.promptFor(request, loaded), loaded.info.add_bos_token),
       stream: true,
       return_progress: true,
       abortSignal,
@@ -245,6 +250,19 @@ export class WllamaEngine implements Engine {
     if (request.topP !== undefined) params.top_p = request.topP;
     if (request.stop && request.stop.length > 0) params.stop = request.stop;
     return { loaded, stream: await loaded.wllama.createCompletion(params) };
+  }
+
+  /**
+   * The model's own template over `request.messages` when it has one that renders, else the
+   * prompt our chat format rendered. wllama 3 gives no token texts (llama.cpp's metadata
+   * leaves out the `tokenizer.ggml.tokens` array), so `bos_token`/`eos_token` render as '':
+   * llama.cpp adds BOS itself when the model asks for it, and `withoutBosText` drops one a
+   * template writes literally, so the model sees one BOS either way.
+   */
+  private promptFor(request: GenerateRequest, loaded: Loaded): string {
+    if (!loaded.template) return request.prompt;
+    const variables = request.enableThinking === undefined ? {} : { enableThinking: request.enableThinking };
+    return renderWithTemplate(loaded.template, request.model, request.messages, variables) ?? request.prompt;
   }
 
   /** A failed completion (not a refused prompt): the engine is dropped and loads afresh next time. */
@@ -286,7 +304,9 @@ export class WllamaEngine implements Engine {
     const wllama = await this.createWllama();
     const info = await this.loadInto(wllama, entry, url, signal);
     const trained = info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx;
-    this.loaded = { entry, wllama, info, contextWindow: Math.min(info.n_ctx, trained) };
+    const source = wllama.getChatTemplate();
+    const template = source ? parseChatTemplate(source, entry.id) : null;
+    this.loaded = { entry, wllama, info, contextWindow: Math.min(info.n_ctx, trained), template };
     this.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
   }
 

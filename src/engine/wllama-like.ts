@@ -71,6 +71,8 @@ export interface WllamaCompletionChunk {
 export interface WllamaLike {
   loadModelFromUrl(url: string, params: WllamaLoadParams): Promise<void>;
   getLoadedContextInfo(): WllamaContextInfo;
+  /** The GGUF's `tokenizer.chat_template` (Jinja source), or null when it has none. */
+  getChatTemplate(): string | null;
   createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>>;
   exit(): Promise<void>;
   cacheManager: { delete(url: string): Promise<void> };

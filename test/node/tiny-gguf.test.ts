@@ -64,6 +64,12 @@ describe('the tiny llama GGUF', () => {
     expect(Buffer.from(makeTinyGguf({ seed: 2 })).equals(Buffer.from(bytes))).toBe(false);
   });
 
+  it('carries a chat template only when asked to', () => {
+    expect(parsed.metadata.has('tokenizer.chat_template')).toBe(false);
+    const template = "{% for m in messages %}{{ m.content }}{% endfor %}";
+    expect(readGguf(makeTinyGguf({ chatTemplate: template })).metadata.get('tokenizer.chat_template')).toBe(template);
+  });
+
   it('carries the llama hyperparameters and a SentencePiece vocabulary llama.cpp requires', () => {
     const { nEmbd, nLayer, nHead, nHeadKv, nFf, contextLength } = TINY_LLAMA;
     expect(meta('general.architecture')).toBe('llama');
