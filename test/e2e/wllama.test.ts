@@ -81,6 +81,14 @@ beforeAll(async () => {
   mirrorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gguf-mirror-'));
   fs.writeFileSync(path.join(mirrorDir, 'test-tiny-llama.gguf'), makeTinyGguf());
   if (HAVE_STORIES) fs.copyFileSync(STORIES_PATH, path.join(mirrorDir, 'stories260K.gguf'));
+  // The same model carrying its own chat template, whose rendering ends in a digit: the
+  // tiny model then counts instead of answering with its sentence, so the output shows
+  // which template rendered the prompt.
+  fs.mkdirSync(path.join(mirrorDir, 'templated'));
+  fs.writeFileSync(
+    path.join(mirrorDir, 'templated', 'test-tiny-llama.gguf'),
+    makeTinyGguf({ chatTemplate: '{% for m in messages %}{{ m.content }}{% endfor %}{% if add_generation_prompt %} Count: 7{% endif %}' }),
+  );
   [e2e, mirror] = await Promise.all([startE2E(), serveModelMirror(mirrorDir)]);
   page = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
 });
@@ -224,6 +232,20 @@ for (const c of CASES) {
     });
   });
 }
+
+test("a GGUF with its own chat template is prompted through that template (Jinja), not our family template", async () => {
+  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(`${mirror.origin}/templated/`));
+  try {
+    const text = await other.evaluate(async () => {
+      const r = await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0, max_output_tokens: 16 });
+      return r.output_text;
+    });
+    // Our raw-completion template would show just "Hello" and get the fox sentence back.
+    expect(text).toBe('8901234567890123');
+  } finally {
+    await other.context().close();
+  }
+});
 
 test('a model file missing from the mirror fails with a message naming its URL', async () => {
   const emptyBase = `${mirror.origin}/nothing-here/`;
