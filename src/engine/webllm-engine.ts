@@ -33,6 +33,8 @@ import { detectWebGpu, type WebGpuSupport } from './webgpu-support';
 import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './webllm-generation';
 import { sameReply, withHeldReply } from './webllm-kv-reuse';
 import { estimateTokens } from './token-estimate';
+import { abortReason } from '../shared/abort';
+import { LoadQueue } from './load-queue';
 
 /** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
 export interface ChatCompletionsLike {
@@ -97,29 +99,6 @@ const MIN_TOP_P = 1e-6;
 
 export { estimateTokens };
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 /**
  * Our messages as web-llm takes them. web-llm accepts a system message only first, and a
  * `tool` message only when the model's conversation template has a tool role.
@@ -166,8 +145,7 @@ export class WebLlmEngine implements Engine {
   private loaded: Loaded | null = null;
   private loading: string | null = null;
   private progress: LoadProgress | null = null;
-  private loadQueue: Promise<void> = Promise.resolve();
-  private loadsInFlight = 0;
+  private readonly loads = new LoadQueue();
   private active: WebLlmGeneration | null = null;
   private kv: KvState | null = null;
   /** Builds whose conversation template turned out to lack a `tool` role. */
@@ -255,23 +233,18 @@ export class WebLlmEngine implements Engine {
       return Promise.reject(err);
     }
     if (signal.aborted) return Promise.reject(abortReason(signal));
-    if (this.loaded?.entry.id === model && this.loadsInFlight === 0) return Promise.resolve();
-    this.loadsInFlight++;
-    const task = this.loadQueue.then(() => this.load(entry, signal));
-    this.loadQueue = task.then(noop, noop).finally(() => this.loadsInFlight--);
-    return raceAbort(task, signal);
+    if (this.loaded?.entry.id === model && !this.loads.busy) return Promise.resolve();
+    return this.loads.load(() => this.load(entry, signal), signal);
   }
 
   /** Unloads the model and frees the GPU memory. */
   async unload(): Promise<void> {
-    const task = this.loadQueue.then(async () => {
+    return this.loads.after(async () => {
       await this.abandonActive(true);
       this.loaded = null;
       this.kv = null;
       await this.engine?.unload();
     });
-    this.loadQueue = task.then(noop, noop);
-    return task;
   }
 
   generate(request: GenerateRequest): WebLlmGeneration {

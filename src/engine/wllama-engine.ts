@@ -45,6 +45,8 @@ import {
 } from './wllama-errors';
 import { WllamaGeneration } from './wllama-generation';
 import type { WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
+import { abortReason } from '../shared/abort';
+import { LoadQueue } from './load-queue';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -91,29 +93,6 @@ interface Loaded {
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
 
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
-}
-
-/** Settles with `promise`, or rejects with the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortReason(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
-}
-
 function noop(): void {}
 
 /** A real `Wllama` that fetches nothing but `wasmUrl` and the model files. */
@@ -140,8 +119,7 @@ export class WllamaEngine implements Engine {
 
   private loaded: Loaded | null = null;
   private progress: LoadProgress | null = null;
-  private loadQueue: Promise<void> = Promise.resolve();
-  private loadsInFlight = 0;
+  private readonly loads = new LoadQueue();
   private readonly active = new Set<WllamaGeneration>();
 
   constructor(options: WllamaEngineOptions) {
@@ -190,18 +168,13 @@ export class WllamaEngine implements Engine {
       return Promise.reject(err);
     }
     if (signal.aborted) return Promise.reject(abortReason(signal));
-    if (this.loaded?.entry.id === model && this.loadsInFlight === 0) return Promise.resolve();
-    this.loadsInFlight++;
-    const task = this.loadQueue.then(() => this.load(entry, signal));
-    this.loadQueue = task.then(noop, noop).finally(() => this.loadsInFlight--);
-    return raceAbort(task, signal);
+    if (this.loaded?.entry.id === model && !this.loads.busy) return Promise.resolve();
+    return this.loads.load(() => this.load(entry, signal), signal);
   }
 
   /** Ends running generations and frees the model's memory (the worker is terminated). */
   async unload(): Promise<void> {
-    const task = this.loadQueue.then(() => this.unloadNow());
-    this.loadQueue = task.then(noop, noop);
-    return task;
+    return this.loads.after(() => this.unloadNow());
   }
 
   generate(request: GenerateRequest): WllamaGeneration {
