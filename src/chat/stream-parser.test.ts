@@ -7,80 +7,21 @@ import { describe, expect, it } from 'vitest';
 import type { ParseEvent, ParserOptions } from './chat-format';
 import { createQwenParser } from './qwen-format';
 import { createTagStreamParser } from './stream-parser';
+import { mergeEvents, parseEveryChunking, reasoningDone, reasoningEvent, textEvent, toolCallEvent, type Run } from './stream-parser-harness';
 
 const WEATHER = { toolNames: new Set(['get_weather']) } satisfies ParserOptions;
 const NO_TOOLS = { toolNames: new Set<string>() } satisfies ParserOptions;
 
-interface Run {
-  events: ParseEvent[];
-  reasoningSpans: Array<[number, number]>;
-  toolCallSpans: Array<[number, number]>;
-}
-
-function run(chunks: string[], options: ParserOptions): Run {
-  const parser = createQwenParser(options);
-  const events = chunks.flatMap((chunk) => parser.push(chunk));
-  events.push(...parser.end());
-  return { events: merge(events), reasoningSpans: parser.reasoningSpans(), toolCallSpans: parser.toolCallSpans() };
-}
-
-/** Adjacent text / reasoning events joined: chunking may only change how text is cut. */
-function merge(events: ParseEvent[]): ParseEvent[] {
-  const merged: ParseEvent[] = [];
-  for (const event of events) {
-    const last = merged[merged.length - 1];
-    if ((event.type === 'text' || event.type === 'reasoning') && last?.type === event.type) {
-      merged[merged.length - 1] = { type: event.type, text: last.text + event.text };
-    } else merged.push(event);
-  }
-  return merged;
-}
-
-function chunkings(input: string): string[][] {
-  const twoWay = Array.from({ length: input.length + 1 }, (_, i) => [input.slice(0, i), input.slice(i)]);
-  return [...twoWay, input.split('')];
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-/** Parses `input` whole, checks every chunking agrees and the text round-trips; returns the whole run. */
+/** Parses `input` whole and under every chunking (see the harness for what must hold). */
 function parse(input: string, options: ParserOptions = WEATHER): Run {
-  const whole = run([input], options);
-  for (const chunks of chunkings(input)) {
-    expect(run(chunks, options), JSON.stringify(chunks)).toEqual(whole);
-    // Chunks that cut an emoji in half must not leak half of it into an event.
-    const parser = createQwenParser(options);
-    const events = [...chunks.flatMap((chunk) => parser.push(chunk)), ...parser.end()];
-    for (const event of events) {
-      if ('text' in event && !LONE_SURROGATE.test(input)) expect(event.text).not.toMatch(LONE_SURROGATE);
-    }
-  }
-  expect(reassemble(input, whole)).toBe(removeSpans(input, whole.reasoningSpans));
-  return whole;
+  return parseEveryChunking(() => createQwenParser(options), input);
 }
 
-/** Text events, with each accepted tool call replaced by its raw block. */
-function reassemble(input: string, { events, toolCallSpans }: Run): string {
-  const blocks = toolCallSpans.map(([start, end]) => input.slice(start, end));
-  return events
-    .map((event) => (event.type === 'text' ? event.text : event.type === 'tool_call' ? blocks.shift() : ''))
-    .join('');
-}
-
-function removeSpans(input: string, spans: Array<[number, number]>): string {
-  let rest = '';
-  let from = 0;
-  for (const [start, end] of spans) {
-    rest += input.slice(from, start);
-    from = end;
-  }
-  return rest + input.slice(from);
-}
-
-const text = (value: string): ParseEvent => ({ type: 'text', text: value });
-const reasoning = (value: string): ParseEvent => ({ type: 'reasoning', text: value });
-const done: ParseEvent = { type: 'reasoning_done' };
-const call = (name: string, args: unknown): ParseEvent => ({ type: 'tool_call', name, arguments: JSON.stringify(args) });
+const merge = mergeEvents;
+const text = textEvent;
+const reasoning = reasoningEvent;
+const done = reasoningDone;
+const call = toolCallEvent;
 
 describe('Qwen stream parser', () => {
   it('passes plain text through unchanged', () => {
