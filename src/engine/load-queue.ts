@@ -3,7 +3,7 @@
  * wasm worker hold one model). A caller that aborts stops waiting at once; the task it
  * queued still runs to a settled state, so the next one starts clean.
  */
-import { raceAbort } from '../shared/abort';
+import { abortReason, raceAbort } from '../shared/abort';
 
 const noop = (): void => {};
 
@@ -14,6 +14,16 @@ export class LoadQueue {
   /** A load is queued or running: the loaded model may be about to change. */
   get busy(): boolean {
     return this.loads > 0;
+  }
+
+  /**
+   * Resolves at once when the model is `loaded` and nothing is queued that could change it;
+   * otherwise queues `task` as a load.
+   */
+  ensure(loaded: boolean, task: () => Promise<void>, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    if (loaded && !this.busy) return Promise.resolve();
+    return this.load(task, signal);
   }
 
   /** Queues a load; the returned promise rejects as soon as `signal` aborts. */

@@ -225,16 +225,9 @@ export class WebLlmEngine implements Engine {
    * downloads (files already fetched stay cached), but compiling goes on; the adapter waits
    * for the reload to settle and unloads what it loaded before the next load starts.
    */
-  ensureLoaded(model: string, signal: AbortSignal): Promise<void> {
-    let entry: CatalogEntry;
-    try {
-      entry = this.entry(model);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    if (signal.aborted) return Promise.reject(abortReason(signal));
-    if (this.loaded?.entry.id === model && !this.loads.busy) return Promise.resolve();
-    return this.loads.load(() => this.load(entry, signal), signal);
+  async ensureLoaded(model: string, signal: AbortSignal): Promise<void> {
+    const entry = this.entry(model);
+    return this.loads.ensure(this.loaded?.entry.id === model, () => this.load(entry, signal), signal);
   }
 
   /** Unloads the model and frees the GPU memory. */

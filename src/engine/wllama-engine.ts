@@ -160,16 +160,9 @@ export class WllamaEngine implements Engine {
    * `signal` rejects at once and stops the load it started (the download is cancelled,
    * the engine being started is terminated).
    */
-  ensureLoaded(model: string, signal: AbortSignal): Promise<void> {
-    let entry: GgufCatalogEntry;
-    try {
-      entry = this.entry(model);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    if (signal.aborted) return Promise.reject(abortReason(signal));
-    if (this.loaded?.entry.id === model && !this.loads.busy) return Promise.resolve();
-    return this.loads.load(() => this.load(entry, signal), signal);
+  async ensureLoaded(model: string, signal: AbortSignal): Promise<void> {
+    const entry = this.entry(model);
+    return this.loads.ensure(this.loaded?.entry.id === model, () => this.load(entry, signal), signal);
   }
 
   /** Ends running generations and frees the model's memory (the worker is terminated). */
