@@ -28,7 +28,7 @@
  *   greedy, and greedy output is deterministic.
  */
 import { ApiError, serverError } from '../shared/api-error';
-import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from './engine';
+import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from './engine';
 import { formatBytes, modelNotFound } from './engine-errors';
 import { withoutBosText } from './bos-text';
 import { parseChatTemplate, renderWithTemplate, type GgufChatTemplate } from './gguf-chat-template';
@@ -106,6 +106,7 @@ async function createRealWllama(wasmUrl: string, compat: WllamaCompat | null): P
 
 export class WllamaEngine implements Engine {
   readonly name = 'wllama';
+  readonly deltaWindowMs = REAL_ENGINE_DELTA_WINDOW_MS;
 
   private readonly catalog: readonly GgufCatalogEntry[];
   private readonly modelBase: string | undefined;

@@ -1,3 +1,4 @@
+import { pacedBatches } from '../shared/paced-batches';
 import { whenLockReleased } from './lifetime-lock';
 import { transportError } from './transport-error';
 import type { HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
@@ -133,45 +134,20 @@ async function serveOne(message: RequestMessage, handler: RequestHandler, peers:
   }
 }
 
-const FLUSH = Symbol('flush');
-
 /**
- * While a body streams faster than this, its chunks leave at most once per interval: each
- * message costs a task on the SW and page threads, and on a 2-core device those tasks take
- * CPU from the model (measured with wllama: ~0.2 ms of transport per token). Slower streams
- * (real GPU models emit a token every 20–50 ms) are never delayed, and the first chunk of a
- * body always goes at once.
+ * While a body streams fast, its chunks leave in at most one message per interval (after a
+ * burst, so the few events that open a response are not held): each message costs a task on
+ * the SW and page threads, and on a 2-core device those tasks take CPU from the model
+ * (measured with wllama: ~0.2 ms of transport per token). Slower streams (a token every
+ * 20–50 ms) are never delayed.
  */
-const MESSAGE_INTERVAL_MS = 8;
+const MESSAGE_PACE = { intervalMs: 8, burst: 8 };
 
-/**
- * Yields the body's chunks, joining those that arrive within one message interval (and
- * those already queued) into one message.
- */
+/** The body's chunks, joined into one message per batch (see MESSAGE_PACE). */
 async function* coalesced(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let batch: Uint8Array[] = [];
-  let next = reader.read();
-  let lastSent = -Infinity;
-  let deadline: Promise<typeof FLUSH> | null = null;
-  for (;;) {
-    if (batch.length > 0 && !deadline) {
-      const wait = lastSent + MESSAGE_INTERVAL_MS - performance.now();
-      deadline = wait > 0 ? new Promise((resolve) => setTimeout(() => resolve(FLUSH), wait)) : Promise.resolve(FLUSH);
-    }
-    // With a batch waiting, `next` wins only if a chunk comes before the deadline.
-    const ready = deadline ? await Promise.race([next, deadline]) : await next;
-    if (ready === FLUSH) {
-      yield join(batch);
-      batch = [];
-      deadline = null;
-      lastSent = performance.now();
-      continue;
-    }
-    if (ready.done) break;
-    batch.push(ready.value);
-    next = reader.read();
-  }
-  if (batch.length > 0) yield join(batch);
+  // No `return()`: cancelling the body is `cancelBody`'s job.
+  const chunks: AsyncIterable<Uint8Array> = { [Symbol.asyncIterator]: () => ({ next: () => reader.read() as Promise<IteratorResult<Uint8Array>> }) };
+  for await (const batch of pacedBatches(chunks, MESSAGE_PACE)) yield join(batch);
 }
 
 function join(chunks: Uint8Array[]): Uint8Array {

@@ -13,6 +13,7 @@ import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
 import { toApiErrorData } from '../shared/api-error';
+import { pacedBatches } from '../shared/paced-batches';
 import type { EngineQueue } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
@@ -248,11 +249,16 @@ export class ResponseRun {
     // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
     const single = request.parallel_tool_calls === false;
     const callMade = () => single && this.builder.functionCalls.length + this.pending.length > 0;
-    for await (const delta of stream) {
-      deltas.push([position, position + delta.text.length, delta.tokens]);
-      position += delta.text.length;
-      outputTokens += delta.tokens;
-      this.acceptAll(parser.push(delta.text), callMade);
+    // Deltas faster than the engine's window go out together: see `Engine.deltaWindowMs`.
+    for await (const batch of pacedBatches(stream, { intervalMs: engine.deltaWindowMs ?? 0 })) {
+      let text = '';
+      for (const delta of batch) {
+        deltas.push([position, position + delta.text.length, delta.tokens]);
+        position += delta.text.length;
+        outputTokens += delta.tokens;
+        text += delta.text;
+      }
+      this.acceptAll(parser.push(text), callMade);
       if (callMade()) generation.abort();
     }
     this.acceptAll(parser.end(), callMade);

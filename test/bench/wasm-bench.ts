@@ -18,7 +18,9 @@
  * tokens/s = output tokens / (time from the call to the end of the stream), prefill included
  * on every path (after the warm-up the prompt is in llama.cpp's KV cache on every path).
  * "overhead ms/token" = median per-round (path − wllama) time / tokens: what the path adds
- * to each token, which decides the ratio for a slower (real) model.
+ * to each token, which decides the ratio for a slower (real) model. "delta events": text
+ * events the SDK saw in one run (tokens that come within 16 ms of the last event share one,
+ * see `REAL_ENGINE_DELTA_WINDOW_MS`).
  *
  * Models: `test-stories260k` (a real model, ../shared/models/stories260K.gguf) when present,
  * with `Once upon a time` — the headline; always `test-tiny-llama` (generated), `Count: 1`.
@@ -57,6 +59,8 @@ interface Timing {
   firstTokenMs: number;
   totalMs: number;
   text: string;
+  /** Text delta events the SDK saw (the API batches tokens that come within a few ms). */
+  deltas?: number;
 }
 
 /** The built wllama chunk (the one the runtime imports) and wasm, as same-origin paths. */
@@ -143,15 +147,17 @@ function runApi(page: Page, model: BenchModel): Promise<Timing> {
       let firstTokenMs = -1;
       let text = '';
       let count = 0;
+      let deltas = 0;
       for await (const event of stream) {
         if (event.type === 'response.output_text.delta') {
           if (firstTokenMs < 0) firstTokenMs = performance.now() - t0;
           text += event.delta;
+          deltas++;
         }
         if (event.type === 'response.completed' || event.type === 'response.incomplete') count = event.response.usage?.output_tokens ?? 0;
         if (event.type === 'response.failed') throw new Error(event.response.error?.message ?? 'response.failed');
       }
-      return { tokens: count, firstTokenMs, totalMs: performance.now() - t0, text };
+      return { tokens: count, firstTokenMs, totalMs: performance.now() - t0, text, deltas };
     },
     { id: model.id, prompt: model.prompt, tokens: TOKENS },
   );
@@ -261,6 +267,7 @@ test('wasm engine benchmark', { timeout: 30 * 60_000 }, async () => {
         'tokens/s': Math.round(median(timings.map(tps))),
         'vs wllama': ratioOf(path).toFixed(3),
         'overhead ms/token': overheadOf(path).toFixed(3),
+        'delta events': timings[0]!.deltas ?? '',
         'first token ms': median(timings.map((t) => t.firstTokenMs)).toFixed(1),
         'total ms': median(timings.map((t) => t.totalMs)).toFixed(1),
       });

@@ -115,7 +115,7 @@ for (const c of CASES) {
   describe.skipIf(c.skip)(c.skip ? `${c.model} — skipped: ${STORIES_PATH} is absent` : c.model, () => {
     const base = { model: c.model, temperature: 0 };
 
-    test('streaming: the deltas arrive one token at a time and add up to the greedy output', async () => {
+    test('streaming: the deltas arrive as generated and add up to the greedy output', async () => {
       const result = await page.evaluate(
         async ({ base, prompt, max }) => {
           const stream = await window.sdk!.responses.create({ ...base, input: prompt, max_output_tokens: max, stream: true });
@@ -134,8 +134,10 @@ for (const c of CASES) {
       expect(result.deltas.map((d) => d.text).join('')).toBe(c.reply);
       expect(result.types[0]).toBe('response.created');
       expect(['response.completed', 'response.incomplete']).toContain(result.types.at(-1));
-      // One delta per token that produced text: streamed as generated, not in one piece.
-      expect(result.deltas.length).toBeGreaterThanOrEqual(9);
+      // Streamed as generated, not in one piece; these models decode ~1,000 tokens/s, so the
+      // tokens of each 16 ms share an event (REAL_ENGINE_DELTA_WINDOW_MS), the first one alone.
+      expect(result.deltas.length).toBeGreaterThanOrEqual(2);
+      expect(result.deltas[0]!.text.length).toBeLessThan(c.reply.length / 2);
       expect(result.deltas.length).toBeLessThanOrEqual(result.usage!.output_tokens);
       expect(result.deltas.at(-1)!.at).toBeGreaterThan(result.deltas[0]!.at);
     });

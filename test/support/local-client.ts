@@ -5,6 +5,7 @@
 import 'fake-indexeddb/auto';
 import OpenAI from 'openai';
 import { chatFormats } from '../../src/chat/chat-formats';
+import type { Engine } from '../../src/engine/engine';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { createResponsesServer, type ResponsesServer } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
@@ -33,12 +34,12 @@ export interface LocalClient {
   checked(): Promise<void>;
 }
 
-export async function localClient(options: { dbName?: string; tools?: ToolPorts; maxToolRounds?: number } = {}): Promise<LocalClient> {
+export async function localClient(options: { dbName?: string; tools?: ToolPorts; maxToolRounds?: number; engine?: Engine } = {}): Promise<LocalClient> {
   const dbName = options.dbName ?? `test-${process.pid}-${Date.now()}-${counter++}`;
   const store = await openIdbStore({ name: dbName });
   const server = await createResponsesServer({
     store,
-    engines: [new ScriptedEngine()],
+    engines: [options.engine ?? new ScriptedEngine()],
     formats: chatFormats,
     flushMs: 5,
     ...(options.tools ? { tools: options.tools } : {}),
