@@ -5,7 +5,7 @@
  * token (`''` for EOS), a last chunk with `finish_reason` + `usage` + `timings`, and the
  * abort signal checked before each chunk (an `AbortError` after at most one more token).
  */
-import type { WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from './wllama-like';
+import type { WllamaCacheEntry, WllamaCacheLike, WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from './wllama-like';
 
 export interface FakeLoadScript {
   /** Download progress events to send, in bytes (default: one event at 100%). */
@@ -17,6 +17,29 @@ export interface FakeLoadScript {
   info?: Partial<WllamaContextInfo>;
   /** The GGUF's `tokenizer.chat_template` (default: none). */
   chatTemplate?: string;
+  /** Where a finished download is written (as wllama writes the GGUF to OPFS under its URL). */
+  cache?: FakeWllamaCache;
+}
+
+/** wllama's model cache in memory: files by URL, with the size stored and the size expected. */
+export class FakeWllamaCache implements WllamaCacheLike {
+  readonly files = new Map<string, { size: number; originalSize: number }>();
+  readonly deleted: string[] = [];
+
+  /** Puts a file in the cache; `size` below `originalSize` is a download cut off part-way. */
+  put(url: string, originalSize: number, size = originalSize): this {
+    this.files.set(url, { size, originalSize });
+    return this;
+  }
+
+  async list(): Promise<WllamaCacheEntry[]> {
+    return [...this.files].map(([url, f]) => ({ size: f.size, metadata: { originalURL: url, originalSize: f.originalSize } }));
+  }
+
+  async delete(url: string): Promise<void> {
+    this.deleted.push(url);
+    this.files.delete(url);
+  }
 }
 
 export interface FakeCompletionScript {
@@ -94,6 +117,7 @@ export class FakeWllama implements WllamaLike {
       params.progressCallback?.(event);
     }
     if (this.loadScript.error) throw this.loadScript.error;
+    this.loadScript.cache?.put(url, total);
     if (this.loadScript.hang) {
       await new Promise<void>((_resolve, reject) => (this.rejectHang = reject));
     }

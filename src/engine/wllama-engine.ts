@@ -44,7 +44,7 @@ import {
   wllamaLoadError,
 } from './wllama-errors';
 import { WllamaGeneration } from './wllama-generation';
-import type { WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
+import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
 
@@ -80,6 +80,8 @@ export interface WllamaEngineOptions {
   gpuLayers?: number;
   /** Used to probe `wasmUrl` after a load timed out (default `fetch`). */
   fetch?: FetchLike;
+  /** wllama's model cache (default: its `CacheManager`, OPFS, loaded on first use). */
+  cache?: WllamaCacheLike;
 }
 
 interface Loaded {
@@ -120,6 +122,10 @@ export class WllamaEngine implements Engine {
 
   private loaded: Loaded | null = null;
   private progress: LoadProgress | null = null;
+  /** The model being loaded, if any. */
+  private loading: string | null = null;
+  private readonly progressListeners = new Set<(progress: LoadProgress) => void>();
+  private cacheInstance: Promise<WllamaCacheLike> | null;
   private readonly loads = new LoadQueue();
   private readonly active = new Set<WllamaGeneration>();
 
@@ -134,6 +140,12 @@ export class WllamaEngine implements Engine {
     this.loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     this.gpuLayers = options.gpuLayers ?? 0;
     this.fetchFn = options.fetch;
+    this.cacheInstance = options.cache ? Promise.resolve(options.cache) : null;
+  }
+
+  /** The catalog's entries (file names, sizes). */
+  catalogEntries(): readonly GgufCatalogEntry[] {
+    return this.catalog;
   }
 
   /** The catalog; the loaded model's context window is the one llama.cpp runs it with. */
@@ -154,6 +166,35 @@ export class WllamaEngine implements Engine {
   /** The last load progress reported (null before any load). */
   loadProgress(): LoadProgress | null {
     return this.progress;
+  }
+
+  /** Progress of the load under way, or null when nothing is loading. */
+  currentLoad(): LoadProgress | null {
+    return this.loading && this.progress?.model === this.loading ? this.progress : null;
+  }
+
+  /** Calls `listener` with every load progress report until the returned function is called. */
+  onLoadProgress(listener: (progress: LoadProgress) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  /**
+   * The catalog models whose GGUF is completely in wllama's cache (under the URL this engine
+   * loads it from: another mirror's copy does not count).
+   */
+  async cachedModels(): Promise<Set<string>> {
+    const files = await (await this.cache()).list();
+    const complete = new Set(files.filter((f) => f.metadata.originalURL && f.size === f.metadata.originalSize).map((f) => f.metadata.originalURL));
+    return new Set(this.catalog.filter((entry) => complete.has(this.urlOf(entry) ?? '')).map((entry) => entry.id));
+  }
+
+  /** Unloads `model` if it is loaded, then deletes its GGUF from wllama's cache. */
+  async deleteCached(model: string): Promise<void> {
+    const entry = this.entry(model);
+    if (this.loaded?.entry.id === model) await this.unload();
+    const url = this.urlOf(entry);
+    if (url) await (await this.cache()).delete(url);
   }
 
   /**
@@ -196,6 +237,23 @@ export class WllamaEngine implements Engine {
   private report(progress: LoadProgress): void {
     this.progress = progress;
     this.onProgress?.(progress);
+    for (const listener of this.progressListeners) listener(progress);
+  }
+
+  /** Where `entry` is downloaded from; null when there is no source (a test model without a mirror) or the mirror URL is invalid. */
+  private urlOf(entry: GgufCatalogEntry): string | null {
+    try {
+      return ggufUrl(entry, this.modelBase, this.origin);
+    } catch {
+      return null;
+    }
+  }
+
+  private cache(): Promise<WllamaCacheLike> {
+    this.cacheInstance ??= import('@wllama/wllama').then(({ CacheManager }) => new CacheManager() satisfies WllamaCacheLike);
+    // A failed start (no OPFS) is tried again next time.
+    this.cacheInstance.catch(() => (this.cacheInstance = null));
+    return this.cacheInstance;
   }
 
   private async begin(request: GenerateRequest, abortSignal: AbortSignal, generation: WllamaGeneration) {
@@ -254,6 +312,15 @@ export class WllamaEngine implements Engine {
   }
 
   private async load(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
+    this.loading = entry.id;
+    try {
+      await this.loadNow(entry, signal);
+    } finally {
+      this.loading = null;
+    }
+  }
+
+  private async loadNow(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw abortReason(signal);
     if (this.loaded?.entry.id === entry.id) return;
     // One model in memory at a time: the previous engine's worker goes before the next starts.

@@ -77,3 +77,20 @@ export interface WllamaLike {
   exit(): Promise<void>;
   cacheManager: { delete(url: string): Promise<void> };
 }
+
+/** One file in wllama's model cache (`CacheManager.list()`). */
+export interface WllamaCacheEntry {
+  /** Bytes stored (less than `originalSize` when a download was cut off). */
+  size: number;
+  metadata: { originalURL: string; originalSize: number };
+}
+
+/**
+ * wllama's model cache (OPFS, one file per URL), as the engine uses it outside a load:
+ * which models are downloaded, deleting one. A `CacheManager` of `@wllama/wllama`.
+ */
+export interface WllamaCacheLike {
+  list(): Promise<WllamaCacheEntry[]>;
+  /** Deletes the file cached for a URL (nothing when there is none). */
+  delete(url: string): Promise<void>;
+}

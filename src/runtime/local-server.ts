@@ -5,10 +5,12 @@
  */
 import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../engine/engine';
-import { WebLlmModelManager } from '../engine/model-manager';
+import { WebLlmModels } from '../engine/webllm-models';
+import { WllamaModels } from '../engine/wllama-models';
 import { ScriptedEngine } from '../engine/scripted-engine';
 import { WebLlmEngine } from '../engine/webllm-engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
+import { RuntimeModelManager } from '../server/runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { createRuntimeTools } from '../tools/runtime-tools';
@@ -53,5 +55,8 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     origin: self.location.origin,
     pyodideIndexURL: new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href,
   });
-  return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager: new WebLlmModelManager(webllm), preferredEngine: preferredEngine(gpu) });
+  // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
+  const webllmModels = new WebLlmModels(webllm);
+  const modelManager = new RuntimeModelManager(webllmModels, [webllmModels, new WllamaModels(wllama)]);
+  return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu) });
 }

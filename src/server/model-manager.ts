@@ -53,3 +53,25 @@ export interface ModelManager {
   /** Removes `id`'s files from the cache (unloading it first if loaded). */
   deleteCached(id: string): Promise<void>;
 }
+
+/**
+ * One engine's part of model management (`RuntimeModelManager` joins them): its models'
+ * cache state, loading one with progress, deleting one.
+ */
+export interface EngineModels {
+  /** Whether `id` is one of this engine's models. */
+  has(id: string): boolean;
+  models(): Promise<LocalModelStatus[]>;
+  /** This engine's model ready to generate, if any. */
+  loaded(): string | null;
+  /** This engine's load in progress, if any. */
+  loading(): LoadProgress | null;
+  load(id: string, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<void>;
+  deleteCached(id: string): Promise<void>;
+}
+
+/** What the device offers every engine: GPU support and origin storage. */
+export interface DeviceStatus {
+  gpu(): Promise<GpuStatus>;
+  storage(): Promise<StorageStatus | null>;
+}

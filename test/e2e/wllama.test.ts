@@ -305,3 +305,72 @@ test('offline after the first visit: wllama.wasm from the precache, the GGUF fro
     await context.setOffline(false);
   }
 });
+
+interface LocalStatus {
+  loaded: string | null;
+  models: Array<{ id: string; cached: boolean; loaded: boolean; variant?: string; cachedVariants?: string[] }>;
+}
+
+test('download ahead of use through /v1/local: progress, then downloaded and loaded; the answer needs no download; delete', async () => {
+  // A fresh profile: nothing in wllama's cache yet.
+  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
+  try {
+    const status = () => other.evaluate(async () => (await (await fetch('/v1/local/status')).json()) as LocalStatus);
+    const tiny = (s: LocalStatus) => s.models.find((m) => m.id === 'test-tiny-llama');
+    expect(tiny(await status())).toEqual({ id: 'test-tiny-llama', variant: 'test-tiny-llama.gguf', cached: false, cachedVariants: [], loaded: false });
+    // web-llm's models are listed next to the GGUF ones.
+    expect((await status()).models.some((m) => m.id === 'Qwen3-0.6B-q4f16_1-MLC')).toBe(true);
+
+    const events = await other.evaluate(async () => {
+      const response = await fetch('/v1/local/models/test-tiny-llama/load', { method: 'POST' });
+      const text = await response.text();
+      return text
+        .split('\n\n')
+        .map((block) => block.split('\n').find((line) => line.startsWith('data: '))?.slice(6))
+        .filter((data): data is string => !!data && data !== '[DONE]')
+        .map((data) => JSON.parse(data) as { type: string; phase?: string; progress?: number; model?: string });
+    });
+    expect(events.at(-1)).toEqual({ type: 'ready', model: 'test-tiny-llama' });
+    const progress = events.filter((e) => e.type === 'progress');
+    expect(progress[0]).toMatchObject({ phase: 'download', model: 'test-tiny-llama' });
+    expect(progress.at(-1)).toMatchObject({ phase: 'ready', progress: 1 });
+    expect(tiny(await status())).toMatchObject({ cached: true, loaded: true, cachedVariants: ['test-tiny-llama.gguf'] });
+    expect((await status()).loaded).toBe('test-tiny-llama');
+
+    const before = mirror.requests.length;
+    const text = await other.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0 })).output_text);
+    expect(text).toBe(TINY_GGUF_REPLY);
+    expect(mirror.requests.slice(before)).toEqual([]);
+
+    const deleted = await other.evaluate(async () => (await fetch('/v1/local/models/test-tiny-llama', { method: 'DELETE' })).json());
+    expect(deleted).toEqual({ id: 'test-tiny-llama', object: 'model.cache.deleted', deleted: true });
+    expect(tiny(await status())).toMatchObject({ cached: false, loaded: false, cachedVariants: [] });
+    // The scripted test model has nothing to download.
+    const scripted = await other.evaluate(async () => {
+      const response = await fetch('/v1/local/models/test-scripted/load', { method: 'POST' });
+      return response.text();
+    });
+    expect(scripted).toContain('model_not_found');
+  } finally {
+    await other.context().close();
+  }
+});
+
+test('the model picker downloads a CPU model and deletes it again', async () => {
+  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
+  try {
+    await other.locator('button.model-button').click();
+    const dialog = other.getByRole('dialog', { name: 'Models' });
+    const row = dialog.locator('li.model[data-model-id="test-tiny-llama"]');
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Not downloaded');
+    await row.getByRole('button', { name: 'Download' }).click();
+    await row.getByText('Loaded', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await row.getByRole('alert').count()).toBe(0);
+    await row.getByRole('button', { name: 'Delete from cache' }).click();
+    await row.getByText('Not downloaded', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Download' }).waitFor();
+  } finally {
+    await other.context().close();
+  }
+});

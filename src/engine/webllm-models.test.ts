@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LoadProgress } from './engine';
 import { FakeMLCEngine } from './fake-mlc-engine';
-import { WebLlmModelManager } from './model-manager';
+import { RuntimeModelManager } from '../server/runtime-model-manager';
+import { WebLlmModels } from './webllm-models';
 import type { WebGpuSupport } from './webgpu-support';
 import { WebLlmEngine } from './webllm-engine';
 
@@ -32,12 +33,14 @@ function setup(gpu: WebGpuSupport = swiftShader, cached: string[] = []) {
     storage: { estimate: async () => ({ usage: 1e9, quota: 10e9 }), persisted: async () => false },
     requestPersist: persist,
   });
-  return { fake, engine, manager: new WebLlmModelManager(engine), deleted, persist, cache };
+  // The web-llm part alone behind the runtime's manager (device status from web-llm too).
+  const models = new WebLlmModels(engine);
+  return { fake, engine, manager: new RuntimeModelManager(models, [models]), deleted, persist, cache };
 }
 
 const signal = () => new AbortController().signal;
 
-describe('WebLlmModelManager', () => {
+describe('WebLlmModels', () => {
   it('status: GPU support, the q4f32 build chosen without shader-f16, storage, cached builds', async () => {
     const { manager } = setup(swiftShader, [QWEN_F32, QWEN]);
     const status = await manager.status();

@@ -1,0 +1,78 @@
+/**
+ * The web-llm engine's part of `/v1/local/*` (`EngineModels`), and the device status every
+ * engine shares (WebGPU support as web-llm detects it, origin storage): which catalog models
+ * are downloaded, downloading one with progress, deleting one.
+ *
+ * Persistent storage: `navigator.storage.persist()` exists only in a window, and the runtime
+ * lives in a worker, so the engine's `ModelCache` asks the page that started the runtime
+ * (over the control API, see `RuntimeStartOptions`) right before a download it does not have
+ * yet. In a window it would call `persist()` itself.
+ */
+import type { LoadProgress } from './engine';
+import { loadWithProgress } from './load-with-progress';
+import type { DeviceStatus, EngineModels, GpuStatus, LocalModelStatus, StorageStatus } from '../server/model-manager';
+import type { WebLlmEngine } from './webllm-engine';
+
+export class WebLlmModels implements EngineModels, DeviceStatus {
+  constructor(private readonly engine: WebLlmEngine) {}
+
+  /** WebGPU support (detected on first call; the `variant` of each model follows from it). */
+  async gpu(): Promise<GpuStatus> {
+    const gpu = await this.engine.gpuSupport();
+    return gpu.usable
+      ? { usable: true, reason: null, shaderF16: gpu.shaderF16, fallbackAdapter: gpu.fallbackAdapter, adapter: gpu.adapter }
+      : { usable: false, reason: gpu.reason, shaderF16: false, cause: gpu.cause };
+  }
+
+  /** The origin's storage estimate (all engines' caches count against the same quota). */
+  async storage(): Promise<StorageStatus | null> {
+    const storage = await this.engine.cache.estimate().catch(() => null);
+    return storage ? { usageBytes: storage.usageBytes, quotaBytes: storage.quotaBytes, persisted: storage.persisted === true } : null;
+  }
+
+  has(id: string): boolean {
+    return this.engine.models().some((m) => m.id === id);
+  }
+
+  /** Per model: whether the build this device loads is downloaded, and every build that is. */
+  async models(): Promise<LocalModelStatus[]> {
+    // The variant depends on the GPU: detect it first.
+    await this.engine.gpuSupport();
+    const cached = await this.engine.cache.list();
+    const loaded = this.engine.loadedModel();
+    return this.engine.models().map((info): LocalModelStatus => {
+      const variant = this.engine.variantFor(info.id);
+      const downloaded = cached.find((c) => c.id === info.id)?.cachedVariants ?? [];
+      return {
+        id: info.id,
+        variant: variant.modelId,
+        cached: downloaded.includes(variant.modelId),
+        cachedVariants: downloaded,
+        loaded: loaded === info.id,
+      };
+    });
+  }
+
+  loaded(): string | null {
+    return this.engine.loadedModel();
+  }
+
+  loading(): LoadProgress | null {
+    return this.engine.currentLoad();
+  }
+
+  /**
+   * Loads `id` (downloading what is not cached), reporting its progress; resolves once it is
+   * ready to generate. Aborting `signal` stops the download (files already fetched stay
+   * cached) and rejects.
+   */
+  load(id: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<void> {
+    return loadWithProgress(this.engine, id, onProgress, signal);
+  }
+
+  /** Unloads `id` if it is loaded, then deletes both of its builds from the cache. */
+  async deleteCached(id: string): Promise<void> {
+    if (this.engine.loadedModel() === id) await this.engine.unload();
+    await this.engine.cache.delete(id);
+  }
+}
