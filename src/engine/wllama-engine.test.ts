@@ -5,6 +5,7 @@ import { FakeWllama, type FakeCompletionScript, type FakeLoadScript } from './fa
 import { GGUF_CATALOG, GGUF_TEST_CATALOG, STORIES_MODEL_ID, TINY_LLAMA_MODEL_ID } from './gguf-catalog';
 import { WllamaEngine, type WllamaEngineOptions } from './wllama-engine';
 import type { WllamaGeneration } from './wllama-generation';
+import { cpuEngineUnsupported } from './wasm-support';
 
 const QWEN = 'Qwen2.5-0.5B-Instruct-Q4_K_M-GGUF';
 const LLAMA = 'Llama-3.2-1B-Instruct-Q4_K_M-GGUF';
@@ -64,6 +65,14 @@ async function rejection(promise: Promise<unknown>): Promise<ApiError> {
 const loadWith = (script: FakeLoadScript, completions: FakeCompletionScript[] = []) => new FakeWllama(script, completions);
 
 describe('WllamaEngine: loading', () => {
+  it('a browser the engine cannot run in fails the load with that reason, before anything starts', async () => {
+    const { engine, createWllama } = setup({ engine: { checkSupport: (model) => cpuEngineUnsupported(model, () => false) } });
+    const err = await rejection(engine.ensureLoaded(QWEN, signal()));
+    expect(err.data.code).toBe('wasm_unsupported');
+    expect(err.message).toContain(QWEN);
+    expect(createWllama).not.toHaveBeenCalled();
+  });
+
   it('loads {modelBase}/{file} with the catalog context, CPU only, reporting download → compile → ready', async () => {
     const fake = loadWith({ progress: [{ loaded: 100, total: 400 }, { loaded: 300, total: 400 }, { loaded: 400, total: 400 }] });
     const { engine, progress } = setup({ fakes: [fake] });

@@ -11,7 +11,8 @@
  * - wllama runs from two same-origin files, `esm/index.js` and `esm/wasm/wllama.wasm`
  *   (`wasmUrl`). It must be told not to use its "compat" build (`setCompat(null)`), or it
  *   fetches one from a CDN on browsers without JSPI or wasm memory64 (`compat` can point at
- *   a self-hosted `@wllama/wllama-compat` instead).
+ *   a self-hosted `@wllama/wllama-compat` instead). Without memory64 the main build cannot run
+ *   at all, so such a load fails up front with `wasm_unsupported` (`wasm-support.ts`).
  * - It does not run in Node 20: it needs a web `Worker`, and its wasm needs memory64
  *   (Node 20's V8 11.3 has neither). Unit tests drive the adapter through a fake
  *   `WllamaLike`; the real thing is tested in Chromium.
@@ -47,6 +48,7 @@ import { WllamaGeneration } from './wllama-generation';
 import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
+import { cpuEngineUnsupported } from './wasm-support';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -82,6 +84,11 @@ export interface WllamaEngineOptions {
   fetch?: FetchLike;
   /** wllama's model cache (default: its `CacheManager`, OPFS, loaded on first use). */
   cache?: WllamaCacheLike;
+  /**
+   * Why `model` cannot run in this browser, checked before a load (default: the memory64
+   * check of `wasm-support.ts` for the real wllama without a compat build; none otherwise).
+   */
+  checkSupport?: (model: string) => ApiError | null;
 }
 
 interface Loaded {
@@ -119,6 +126,7 @@ export class WllamaEngine implements Engine {
   private readonly loadTimeoutMs: number;
   private readonly gpuLayers: number;
   private readonly fetchFn: FetchLike | undefined;
+  private readonly checkSupport: (model: string) => ApiError | null;
 
   private loaded: Loaded | null = null;
   private progress: LoadProgress | null = null;
@@ -141,6 +149,7 @@ export class WllamaEngine implements Engine {
     this.gpuLayers = options.gpuLayers ?? 0;
     this.fetchFn = options.fetch;
     this.cacheInstance = options.cache ? Promise.resolve(options.cache) : null;
+    this.checkSupport = options.checkSupport ?? (options.createWllama || compat ? () => null : cpuEngineUnsupported);
   }
 
   /** The catalog's entries (file names, sizes). */
@@ -322,6 +331,8 @@ export class WllamaEngine implements Engine {
 
   private async loadNow(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
     if (signal.aborted) throw abortReason(signal);
+    const unsupported = this.checkSupport(entry.id);
+    if (unsupported) throw unsupported;
     if (this.loaded?.entry.id === entry.id) return;
     // One model in memory at a time: the previous engine's worker goes before the next starts.
     await this.unloadNow();
