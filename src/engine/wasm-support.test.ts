@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { cpuEngineUnsupported } from './wasm-support';
+import { cpuEngineSupport, cpuEngineUnsupported } from './wasm-support';
 
 it('a browser without wasm memory64 gets an error naming the model and what to do', () => {
   const err = cpuEngineUnsupported('Qwen3-0.6B-Q4_K_M-GGUF', () => false);
@@ -9,4 +9,9 @@ it('a browser without wasm memory64 gets an error naming the model and what to d
 
 it('a browser with it passes', () => {
   expect(cpuEngineUnsupported('Qwen3-0.6B-Q4_K_M-GGUF', () => true)).toBeNull();
+});
+
+it('the status says whether CPU models can run, and why not', () => {
+  expect(cpuEngineSupport(() => true)).toEqual({ usable: true, reason: null });
+  expect(cpuEngineSupport(() => false)).toEqual({ usable: false, reason: expect.stringMatching(/^the CPU engine needs 64-bit WebAssembly memory/) });
 });

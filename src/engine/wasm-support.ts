@@ -18,15 +18,24 @@ export function hasWasmMemory64(): boolean {
   }
 }
 
+/** Why the CPU engine cannot run in this browser, in words a person can act on; null when it can. */
+export function cpuEngineProblem(probe: () => boolean = hasWasmMemory64): string | null {
+  if (typeof WebAssembly === 'undefined') return 'WebAssembly is turned off in this browser. Turn it on, or use a current Chrome, Edge or Firefox.';
+  if (probe()) return null;
+  return (
+    'the CPU engine needs 64-bit WebAssembly memory (memory64), which this browser does not support. ' +
+    'Update it, or use a current Chrome, Edge (133 or later) or Firefox (134 or later).'
+  );
+}
+
+/** For `/v1/local/status`: whether CPU (GGUF) models can run here, and if not why. */
+export function cpuEngineSupport(probe: () => boolean = hasWasmMemory64): { usable: boolean; reason: string | null } {
+  const problem = cpuEngineProblem(probe);
+  return { usable: problem === null, reason: problem };
+}
+
 /** Null when the CPU engine can run here; otherwise the ApiError a request for `model` gets. */
 export function cpuEngineUnsupported(model: string, probe: () => boolean = hasWasmMemory64): ApiError | null {
-  if (typeof WebAssembly === 'undefined') {
-    return serverError(`${model} cannot run in this browser: WebAssembly is turned off. Turn it on, or use a current Chrome, Edge or Firefox.`, 'wasm_unsupported');
-  }
-  if (probe()) return null;
-  return serverError(
-    `${model} cannot run in this browser: the CPU engine needs 64-bit WebAssembly memory (memory64), which this browser does not support. ` +
-      'Update it, or use a current Chrome, Edge (133 or later) or Firefox (134 or later).',
-    'wasm_unsupported',
-  );
+  const problem = cpuEngineProblem(probe);
+  return problem === null ? null : serverError(`${model} cannot run in this browser: ${problem}`, 'wasm_unsupported');
 }

@@ -35,7 +35,8 @@ function setup(gpu: WebGpuSupport = swiftShader, cached: string[] = []) {
   });
   // The web-llm part alone behind the runtime's manager (device status from web-llm too).
   const models = new WebLlmModels(engine);
-  return { fake, engine, manager: new RuntimeModelManager(models, [models]), deleted, persist, cache };
+  const device = { gpu: () => models.gpu(), storage: () => models.storage(), cpu: () => ({ usable: true, reason: null }) };
+  return { fake, engine, manager: new RuntimeModelManager(device, [models]), deleted, persist, cache };
 }
 
 const signal = () => new AbortController().signal;

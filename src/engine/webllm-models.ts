@@ -13,7 +13,7 @@ import { loadWithProgress } from './load-with-progress';
 import type { DeviceStatus, EngineModels, GpuStatus, LocalModelStatus, StorageStatus } from '../server/model-manager';
 import type { WebLlmEngine } from './webllm-engine';
 
-export class WebLlmModels implements EngineModels, DeviceStatus {
+export class WebLlmModels implements EngineModels, Omit<DeviceStatus, 'cpu'> {
   constructor(private readonly engine: WebLlmEngine) {}
 
   /** WebGPU support (detected on first call; the `variant` of each model follows from it). */

@@ -7,6 +7,7 @@ import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../engine/engine';
 import { WebLlmModels } from '../engine/webllm-models';
 import { WllamaModels } from '../engine/wllama-models';
+import { cpuEngineSupport } from '../engine/wasm-support';
 import { ScriptedEngine } from '../engine/scripted-engine';
 import { WebLlmEngine } from '../engine/webllm-engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
@@ -57,6 +58,8 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   });
   // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
   const webllmModels = new WebLlmModels(webllm);
-  const modelManager = new RuntimeModelManager(webllmModels, [webllmModels, new WllamaModels(wllama)]);
+  const cpu = cpuEngineSupport();
+  const device = { gpu: () => webllmModels.gpu(), storage: () => webllmModels.storage(), cpu: () => cpu };
+  const modelManager = new RuntimeModelManager(device, [webllmModels, new WllamaModels(wllama)]);
   return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu) });
 }

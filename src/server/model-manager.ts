@@ -36,8 +36,16 @@ export interface LocalModelStatus {
   cachedVariants?: string[];
 }
 
+/** Whether the CPU engine (WebAssembly) can run in this browser. */
+export interface CpuStatus {
+  usable: boolean;
+  /** Why not, in words a person can act on. */
+  reason: string | null;
+}
+
 export interface RuntimeStatusReport {
   gpu: GpuStatus;
+  cpu: CpuStatus;
   storage: StorageStatus | null;
   /** Model ready to generate, if any. */
   loaded: string | null;
@@ -70,8 +78,9 @@ export interface EngineModels {
   deleteCached(id: string): Promise<void>;
 }
 
-/** What the device offers every engine: GPU support and origin storage. */
+/** What the device offers the engines: GPU support, WebAssembly support and origin storage. */
 export interface DeviceStatus {
   gpu(): Promise<GpuStatus>;
+  cpu(): CpuStatus;
   storage(): Promise<StorageStatus | null>;
 }

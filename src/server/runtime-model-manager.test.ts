@@ -22,6 +22,7 @@ function engineModels(ids: string[], state: { loaded?: string; loading?: LoadPro
 
 const device: DeviceStatus = {
   gpu: async () => ({ usable: false, reason: 'No GPU adapter.', shaderF16: false, cause: 'no_adapter' }),
+  cpu: () => ({ usable: true, reason: null }),
   storage: async () => ({ usageBytes: 1, quotaBytes: 10, persisted: false }),
 };
 
@@ -32,6 +33,7 @@ describe('RuntimeModelManager', () => {
     const cpu = engineModels(['cpu-a', 'cpu-b'], { loaded: 'cpu-a', loading: progress });
     const status = await new RuntimeModelManager(device, [gpu.models, cpu.models]).status();
     expect(status.gpu).toMatchObject({ usable: false, cause: 'no_adapter' });
+    expect(status.cpu).toEqual({ usable: true, reason: null });
     expect(status.storage).toEqual({ usageBytes: 1, quotaBytes: 10, persisted: false });
     expect(status.models.map((m) => [m.id, m.loaded])).toEqual([
       ['gpu-a', false],

@@ -1,5 +1,5 @@
 /**
- * `/v1/local/*` over every engine of the runtime: the device's GPU and storage once, each
+ * `/v1/local/*` over every engine of the runtime: the device's GPU, CPU and storage once, each
  * engine's models side by side, and a load or delete handed to the engine that owns the id.
  */
 import { notFound } from '../shared/api-error';
@@ -16,6 +16,7 @@ export class RuntimeModelManager implements ModelManager {
     const [gpu, storage, ...models] = await Promise.all([this.device.gpu(), this.device.storage().catch(() => null), ...this.engines.map((e) => e.models())]);
     return {
       gpu,
+      cpu: this.device.cpu(),
       storage,
       loaded: this.engines.map((e) => e.loaded()).find((id) => id !== null) ?? null,
       loading: this.engines.map((e) => e.loading()).find((p) => p !== null) ?? null,

@@ -35,6 +35,8 @@ export interface LoadProgress {
 
 export interface LocalStatus {
   gpu: { usable: boolean; reason: string | null; shaderF16: boolean };
+  /** Whether CPU (WebAssembly) models can run in this browser. */
+  cpu?: { usable: boolean; reason: string | null };
   storage: { usageBytes: number; quotaBytes: number; persisted: boolean } | null;
   loaded: string | null;
   loading: LoadProgress | null;

@@ -25,6 +25,13 @@ describe('suggestModel', () => {
     expect(suggestModel(catalog.slice(0, 1), { gpuUsable: true })).toBeNull();
   });
 
+  test('CPU models only where the runtime says they can run', () => {
+    expect(suggestModel(catalog, { gpuUsable: false, cpuUsable: false })).toBeNull();
+    // On a small device only the CPU model fits the memory budget: none then.
+    expect(suggestModel(catalog, { gpuUsable: true, deviceMemoryGb: 2, cpuUsable: false })).toBeNull();
+    expect(suggestModel(catalog, { gpuUsable: true, deviceMemoryGb: 4, cpuUsable: false })?.id).toBe('small-tools');
+  });
+
   test('the models the server recommends for this device come first', () => {
     const marked = catalog.map((m) => (m.engine === 'wllama' ? { ...m, recommended: true } : m));
     expect(suggestModel(marked, { gpuUsable: true, deviceMemoryGb: 8 })?.id).toBe('cpu');

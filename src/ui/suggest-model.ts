@@ -1,12 +1,14 @@
 /**
  * The first-visit suggestion: a small model this device can run. GPU models need WebGPU;
- * CPU models (wasm) run anywhere, slowly. The memory budget comes from
+ * CPU models (wasm) run almost anywhere (64-bit wasm memory), slowly. The memory budget comes from
  * `navigator.deviceMemory` (rounded down by the browser, at most 8) when known.
  */
 import type { ModelEntry } from './api';
 
 export interface DeviceInfo {
   gpuUsable: boolean;
+  /** False when the runtime says CPU models cannot run here (no wasm memory64); unknown counts as yes. */
+  cpuUsable?: boolean;
   /** GiB, from `navigator.deviceMemory`; undefined when the browser does not say. */
   deviceMemoryGb?: number;
 }
@@ -37,7 +39,7 @@ export function suggestModel(models: readonly ModelEntry[], device: DeviceInfo):
   const fits = (recommended.length > 0 ? recommended : models).filter(
     (m) =>
       !m.hidden &&
-      (device.gpuUsable || !needsGpu(m)) &&
+      (needsGpu(m) ? device.gpuUsable : device.cpuUsable !== false) &&
       (m.vram_bytes ?? 0) <= budget &&
       (m.download_bytes ?? 0) <= MAX_SUGGESTED_DOWNLOAD,
   );

@@ -307,6 +307,7 @@ test('offline after the first visit: wllama.wasm from the precache, the GGUF fro
 });
 
 interface LocalStatus {
+  cpu: { usable: boolean; reason: string | null };
   loaded: string | null;
   models: Array<{ id: string; cached: boolean; loaded: boolean; variant?: string; cachedVariants?: string[] }>;
 }
@@ -318,8 +319,9 @@ test('download ahead of use through /v1/local: progress, then downloaded and loa
     const status = () => other.evaluate(async () => (await (await fetch('/v1/local/status')).json()) as LocalStatus);
     const tiny = (s: LocalStatus) => s.models.find((m) => m.id === 'test-tiny-llama');
     expect(tiny(await status())).toEqual({ id: 'test-tiny-llama', variant: 'test-tiny-llama.gguf', cached: false, cachedVariants: [], loaded: false });
-    // web-llm's models are listed next to the GGUF ones.
+    // web-llm's models are listed next to the GGUF ones; Chromium's WebAssembly runs the CPU engine.
     expect((await status()).models.some((m) => m.id === 'Qwen3-0.6B-q4f16_1-MLC')).toBe(true);
+    expect((await status()).cpu).toEqual({ usable: true, reason: null });
 
     const events = await other.evaluate(async () => {
       const response = await fetch('/v1/local/models/test-tiny-llama/load', { method: 'POST' });

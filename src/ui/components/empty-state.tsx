@@ -16,7 +16,11 @@ export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
   const deviceMemoryGb = (navigator as Navigator & { deviceMemory?: number }).deviceMemory;
   const suggestion =
     settings.loaded && settings.model === null && gpu.usable !== undefined
-      ? suggestModel(visible, { gpuUsable: gpu.usable, ...(deviceMemoryGb !== undefined ? { deviceMemoryGb } : {}) })
+      ? suggestModel(visible, {
+          gpuUsable: gpu.usable,
+          ...(models.status?.cpu ? { cpuUsable: models.status.cpu.usable } : {}),
+          ...(deviceMemoryGb !== undefined ? { deviceMemoryGb } : {}),
+        })
       : null;
   const selected = visible.find((m) => m.id === settings.model);
   const downloading = suggestion ? models.downloads[suggestion.id] : undefined;
@@ -28,7 +32,7 @@ export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
         Nothing you type leaves this device. The same models answer your own code through an OpenAI-compatible API at{' '}
         <code>{location.origin}/v1</code>.
       </p>
-      {(!selected || needsGpu(selected)) && <GpuNotice gpu={gpu} cpuModels={visible.some((m) => !needsGpu(m) && !m.hidden)} />}
+      {(!selected || needsGpu(selected)) && <GpuNotice gpu={gpu} cpuModels={visible.some((m) => !needsGpu(m) && !m.hidden)} cpu={models.status?.cpu} />}
       {suggestion && (
         <div className="notice suggestion" aria-label="Suggested model">
           <p>

@@ -54,6 +54,8 @@ function ModelRow({ model, selected, gpuUsable, onUse }: { model: ModelEntry; se
   const download = state.downloads[model.id];
   const failure = state.failures[model.id];
   const managed = state.status !== null;
+  // CPU models where the runtime says WebAssembly cannot run them (no memory64).
+  const cpuBlocked = model.engine === 'wllama' && state.status?.cpu?.usable === false;
   const cachedLabel = local?.loaded ? 'Loaded' : local?.cached ? 'Downloaded' : local ? 'Not downloaded' : null;
   return (
     <li className={selected ? 'model selected' : 'model'} data-model-id={model.id} aria-label={modelName(model)}>
@@ -64,7 +66,8 @@ function ModelRow({ model, selected, gpuUsable, onUse }: { model: ModelEntry; se
           {selected && <span className="tag accent">In use</span>}
           {cachedLabel && <span className={local?.cached ? 'tag ok' : 'tag'}>{cachedLabel}</span>}
           {gpuUsable === false && needsGpu(model) && <span className="tag warn">needs WebGPU</span>}
-          {model.recommended && gpuUsable === false && <span className="tag ok">runs here</span>}
+          {cpuBlocked && <span className="tag warn">needs 64-bit WebAssembly</span>}
+          {model.recommended && gpuUsable === false && !cpuBlocked && <span className="tag ok">runs here</span>}
         </div>
         <div className="model-facts">
           {model.download_bytes ? <span>{formatBytes(model.download_bytes)} download</span> : null}
@@ -120,7 +123,7 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   const list = [...listed.filter((m) => m.recommended), ...listed.filter((m) => !m.recommended)];
   return (
     <Dialog open={open} title="Models" onClose={onClose} wide>
-      <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} />
+      <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} cpu={state.status?.cpu} />
       {state.loaded && state.status === null && (
         <p className="notice" role="note">
           Downloads are managed by the runtime when it has real models; this one lists its models only.
