@@ -154,7 +154,7 @@ describe('WebLlmEngine: loading', () => {
     expect(progress.map((p) => p.phase)).toEqual(['download', 'download', 'download', 'download', 'compile', 'compile', 'ready']);
     expect(progress[2]).toMatchObject({ model: QWEN, loadedBytes: 500 * 1024 * 1024, totalBytes: 1000 * 1024 * 1024, progress: 0.5 });
     expect(progress.map((p) => p.progress)).toEqual([0, 0, 0.5, 1, 0.25, 1, 1]);
-    expect(engine.loadProgress()).toMatchObject({ phase: 'ready', model: QWEN });
+    expect(engine.loadReports.latest()).toMatchObject({ phase: 'ready', model: QWEN });
   });
 
   it('asks for persistent storage before downloading, not for a cached model', async () => {

@@ -35,6 +35,7 @@ import { sameReply, withHeldReply } from './webllm-kv-reuse';
 import { estimateTokens } from './token-estimate';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
+import { LoadReports } from './load-reports';
 
 /** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
 export interface ChatCompletionsLike {
@@ -134,19 +135,17 @@ export class WebLlmEngine implements Engine {
   readonly cache: ModelCache;
 
   private readonly catalog: readonly CatalogEntry[];
-  private readonly onProgress: ((progress: LoadProgress) => void) | undefined;
+  /** Which model is loading, its progress, who listens. */
+  readonly loadReports: LoadReports;
   private readonly createEngine: CreateEngine;
   private readonly detectGpu: () => Promise<WebGpuSupport>;
   private readonly fetchFn: FetchLike | undefined;
   private readonly formats: Record<string, ChatFormat>;
-  private readonly progressListeners = new Set<(progress: LoadProgress) => void>();
 
   private engine: MLCEngineLike | null = null;
   private enginePromise: Promise<MLCEngineLike> | null = null;
   private gpu: WebGpuSupport | null = null;
   private loaded: Loaded | null = null;
-  private loading: string | null = null;
-  private progress: LoadProgress | null = null;
   private readonly loads = new LoadQueue();
   private active: WebLlmGeneration | null = null;
   private kv: KvState | null = null;
@@ -159,7 +158,7 @@ export class WebLlmEngine implements Engine {
       ...(options.modelBase !== undefined ? { modelBase: options.modelBase } : {}),
       ...(options.origin !== undefined ? { origin: options.origin } : {}),
     });
-    this.onProgress = options.onProgress;
+    this.loadReports = new LoadReports(options.onProgress);
     this.createEngine = options.createEngine ?? (async (config) => new MLCEngine(config));
     this.detectGpu = options.detectGpu ?? (() => detectWebGpu());
     this.fetchFn = options.fetch;
@@ -187,22 +186,6 @@ export class WebLlmEngine implements Engine {
   /** The model whose weights are on the GPU, if any. */
   loadedModel(): string | null {
     return this.loaded?.entry.id ?? null;
-  }
-
-  /** The last load progress reported (null before any load). */
-  loadProgress(): LoadProgress | null {
-    return this.progress;
-  }
-
-  /** Progress of the load under way, or null when nothing is loading. */
-  currentLoad(): LoadProgress | null {
-    return this.loading && this.progress?.model === this.loading ? this.progress : null;
-  }
-
-  /** Calls `listener` with every load progress report until the returned function is called. */
-  onLoadProgress(listener: (progress: LoadProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
   }
 
   /**
@@ -289,14 +272,9 @@ export class WebLlmEngine implements Engine {
   }
 
   private onInitProgress(report: InitProgressReport): void {
-    if (!this.loading) return;
-    this.report(toLoadProgress(this.loading, report, this.progress));
-  }
-
-  private report(progress: LoadProgress): void {
-    this.progress = progress;
-    this.onProgress?.(progress);
-    for (const listener of this.progressListeners) listener(progress);
+    const model = this.loadReports.loading;
+    if (!model) return;
+    this.loadReports.report(toLoadProgress(model, report, this.loadReports.latest()));
   }
 
   private async load(entry: CatalogEntry, signal: AbortSignal): Promise<void> {
@@ -323,32 +301,34 @@ export class WebLlmEngine implements Engine {
     if (!(await this.cache.isCached(variant.modelId))) await this.cache.prepareDownload(entry.id, variant);
     if (signal.aborted) throw abortReason(signal);
 
-    this.loading = entry.id;
-    this.report({ model: entry.id, phase: 'download', progress: 0, text: `Fetching ${entry.label}: model library and configuration` });
-    // web-llm's unload() aborts the fetches of a reload in flight (its reloadController).
-    const onAbort = () => void engine.unload().catch(noop);
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      await engine.reload(variant.modelId);
-    } catch (err) {
-      if (signal.aborted) {
-        await engine.unload().catch(noop);
-        throw abortReason(signal);
+    // Marked as loading while web-llm reloads: its progress callback reports for this model then.
+    await this.loadReports.during(entry.id, async () => {
+      this.loadReports.report({ model: entry.id, phase: 'download', progress: 0, text: `Fetching ${entry.label}: model library and configuration` });
+      // web-llm's unload() aborts the fetches of a reload in flight (its reloadController).
+      const onAbort = () => void engine.unload().catch(noop);
+      signal.addEventListener('abort', onAbort, { once: true });
+      try {
+        await engine.reload(variant.modelId);
+      } catch (err) {
+        if (signal.aborted) {
+          await engine.unload().catch(noop);
+          throw abortReason(signal);
+        }
+        await this.discardEngine(engine, err);
+        throw await this.describeLoadFailure(err, entry, variant);
+      } finally {
+        signal.removeEventListener('abort', onAbort);
       }
-      await this.discardEngine(engine, err);
-      throw await this.describeLoadFailure(err, entry, variant);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      this.loading = null;
-    }
+    });
     // An aborted reload may still resolve (web-llm swallows the AbortError, or it was past downloading).
     if (signal.aborted) {
       await engine.unload().catch(noop);
       throw abortReason(signal);
     }
     this.loaded = { entry, variant };
-    if (this.progress?.model !== entry.id || this.progress.phase !== 'ready')
-      this.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
+    const last = this.loadReports.latest();
+    if (last?.model !== entry.id || last.phase !== 'ready')
+      this.loadReports.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
   }
 
   /** Frees what a failed load left; a lost or out-of-memory device gets a fresh engine next time. */

@@ -8,14 +8,11 @@
  * (over the control API, see `RuntimeStartOptions`) right before a download it does not have
  * yet. In a window it would call `persist()` itself.
  */
-import type { LoadProgress } from './engine';
-import { loadWithProgress } from './load-with-progress';
-import type { DeviceStatus, EngineModels, GpuStatus, LocalModelStatus, StorageStatus } from '../server/model-manager';
+import type { DeviceStatus, GpuStatus, LocalModelStatus, StorageStatus } from '../server/model-manager';
+import { DownloadableModels } from './downloadable-models';
 import type { WebLlmEngine } from './webllm-engine';
 
-export class WebLlmModels implements EngineModels, Omit<DeviceStatus, 'cpu'> {
-  constructor(private readonly engine: WebLlmEngine) {}
-
+export class WebLlmModels extends DownloadableModels<WebLlmEngine> implements Omit<DeviceStatus, 'cpu'> {
   /** WebGPU support (detected on first call; the `variant` of each model follows from it). */
   async gpu(): Promise<GpuStatus> {
     const gpu = await this.engine.gpuSupport();
@@ -28,10 +25,6 @@ export class WebLlmModels implements EngineModels, Omit<DeviceStatus, 'cpu'> {
   async storage(): Promise<StorageStatus | null> {
     const storage = await this.engine.cache.estimate().catch(() => null);
     return storage ? { usageBytes: storage.usageBytes, quotaBytes: storage.quotaBytes, persisted: storage.persisted === true } : null;
-  }
-
-  has(id: string): boolean {
-    return this.engine.models().some((m) => m.id === id);
   }
 
   /** Per model: whether the build this device loads is downloaded, and every build that is. */
@@ -51,23 +44,6 @@ export class WebLlmModels implements EngineModels, Omit<DeviceStatus, 'cpu'> {
         loaded: loaded === info.id,
       };
     });
-  }
-
-  loaded(): string | null {
-    return this.engine.loadedModel();
-  }
-
-  loading(): LoadProgress | null {
-    return this.engine.currentLoad();
-  }
-
-  /**
-   * Loads `id` (downloading what is not cached), reporting its progress; resolves once it is
-   * ready to generate. Aborting `signal` stops the download (files already fetched stay
-   * cached) and rejects.
-   */
-  load(id: string, onProgress: (progress: LoadProgress) => void, signal: AbortSignal): Promise<void> {
-    return loadWithProgress(this.engine, id, onProgress, signal);
   }
 
   /** Unloads `id` if it is loaded, then deletes both of its builds from the cache. */

@@ -89,7 +89,7 @@ describe('WllamaEngine: loading', () => {
     ]);
     expect(progress.every((p) => p.model === QWEN)).toBe(true);
     expect(engine.loadedModel()).toBe(QWEN);
-    expect(engine.loadProgress()?.phase).toBe('ready');
+    expect(engine.loadReports.latest()?.phase).toBe('ready');
   });
 
   it('uses the Hugging Face repo without a mirror, and the catalog size when the server sends no length', async () => {

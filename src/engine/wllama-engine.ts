@@ -48,6 +48,7 @@ import { WllamaGeneration } from './wllama-generation';
 import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
+import { LoadReports } from './load-reports';
 import { cpuEngineUnsupported } from './wasm-support';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -121,7 +122,8 @@ export class WllamaEngine implements Engine {
   private readonly modelBase: string | undefined;
   private readonly origin: string | undefined;
   private readonly wasmUrl: string;
-  private readonly onProgress: ((progress: LoadProgress) => void) | undefined;
+  /** Which model is loading, its progress, who listens. */
+  readonly loadReports: LoadReports;
   private readonly createWllama: () => WllamaLike | Promise<WllamaLike>;
   private readonly loadTimeoutMs: number;
   private readonly gpuLayers: number;
@@ -129,10 +131,6 @@ export class WllamaEngine implements Engine {
   private readonly checkSupport: (model: string) => ApiError | null;
 
   private loaded: Loaded | null = null;
-  private progress: LoadProgress | null = null;
-  /** The model being loaded, if any. */
-  private loading: string | null = null;
-  private readonly progressListeners = new Set<(progress: LoadProgress) => void>();
   private cacheInstance: Promise<WllamaCacheLike> | null;
   private readonly loads = new LoadQueue();
   private readonly active = new Set<WllamaGeneration>();
@@ -142,7 +140,7 @@ export class WllamaEngine implements Engine {
     this.modelBase = options.modelBase;
     this.origin = options.origin;
     this.wasmUrl = options.wasmUrl;
-    this.onProgress = options.onProgress;
+    this.loadReports = new LoadReports(options.onProgress);
     const compat = options.compat ?? null;
     this.createWllama = options.createWllama ?? (() => createRealWllama(options.wasmUrl, compat));
     this.loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
@@ -170,22 +168,6 @@ export class WllamaEngine implements Engine {
   /** The model in the engine, if any. */
   loadedModel(): string | null {
     return this.loaded?.entry.id ?? null;
-  }
-
-  /** The last load progress reported (null before any load). */
-  loadProgress(): LoadProgress | null {
-    return this.progress;
-  }
-
-  /** Progress of the load under way, or null when nothing is loading. */
-  currentLoad(): LoadProgress | null {
-    return this.loading && this.progress?.model === this.loading ? this.progress : null;
-  }
-
-  /** Calls `listener` with every load progress report until the returned function is called. */
-  onLoadProgress(listener: (progress: LoadProgress) => void): () => void {
-    this.progressListeners.add(listener);
-    return () => this.progressListeners.delete(listener);
   }
 
   /**
@@ -243,12 +225,6 @@ export class WllamaEngine implements Engine {
     return entry;
   }
 
-  private report(progress: LoadProgress): void {
-    this.progress = progress;
-    this.onProgress?.(progress);
-    for (const listener of this.progressListeners) listener(progress);
-  }
-
   /** Where `entry` is downloaded from; null when there is no source (a test model without a mirror) or the mirror URL is invalid. */
   private urlOf(entry: GgufCatalogEntry): string | null {
     try {
@@ -259,9 +235,12 @@ export class WllamaEngine implements Engine {
   }
 
   private cache(): Promise<WllamaCacheLike> {
-    this.cacheInstance ??= import('@wllama/wllama').then(({ CacheManager }) => new CacheManager() satisfies WllamaCacheLike);
-    // A failed start (no OPFS) is tried again next time.
-    this.cacheInstance.catch(() => (this.cacheInstance = null));
+    if (!this.cacheInstance) {
+      const created = import('@wllama/wllama').then(({ CacheManager }) => new CacheManager() satisfies WllamaCacheLike);
+      // A failed start (no OPFS) is tried again next time.
+      created.catch(() => (this.cacheInstance = null));
+      this.cacheInstance = created;
+    }
     return this.cacheInstance;
   }
 
@@ -320,13 +299,8 @@ export class WllamaEngine implements Engine {
     await loaded?.wllama.exit().catch(noop);
   }
 
-  private async load(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
-    this.loading = entry.id;
-    try {
-      await this.loadNow(entry, signal);
-    } finally {
-      this.loading = null;
-    }
+  private load(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
+    return this.loadReports.during(entry.id, () => this.loadNow(entry, signal));
   }
 
   private async loadNow(entry: GgufCatalogEntry, signal: AbortSignal): Promise<void> {
@@ -352,7 +326,7 @@ export class WllamaEngine implements Engine {
     const source = wllama.getChatTemplate();
     const template = source ? parseChatTemplate(source, entry.id) : null;
     this.loaded = { entry, wllama, info, contextWindow: Math.min(info.n_ctx, trained), template };
-    this.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
+    this.loadReports.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
   }
 
   /**
@@ -363,7 +337,7 @@ export class WllamaEngine implements Engine {
     const model = entry.id;
     let downloaded = false;
     let loadedBytes = 0;
-    this.report({ model, phase: 'download', progress: 0, loadedBytes: 0, totalBytes: entry.downloadBytes, text: `Downloading ${entry.label}` });
+    this.loadReports.report({ model, phase: 'download', progress: 0, loadedBytes: 0, totalBytes: entry.downloadBytes, text: `Downloading ${entry.label}` });
 
     return new Promise<WllamaContextInfo>((resolve, reject) => {
       let settled = false;
@@ -395,10 +369,10 @@ export class WllamaEngine implements Engine {
         arm();
         if (loaded >= totalBytes) {
           downloaded = true;
-          this.report({ model, phase: 'compile', progress: 0, loadedBytes: loaded, totalBytes, text: `Loading ${entry.label} into the WebAssembly engine` });
+          this.loadReports.report({ model, phase: 'compile', progress: 0, loadedBytes: loaded, totalBytes, text: `Loading ${entry.label} into the WebAssembly engine` });
           return;
         }
-        this.report({
+        this.loadReports.report({
           model,
           phase: 'download',
           progress: Math.min(1, loaded / totalBytes),
