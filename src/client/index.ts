@@ -2,3 +2,4 @@ export { startLocalRuntime, type LocalRuntime, type StartLocalRuntimeOptions } f
 export { createRuntimeFetch } from './runtime-fetch';
 export { MODEL_BASE_STORAGE_KEY, setStoredModelBase, storedModelBase } from './model-base';
 export type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+export { SKIP_WAITING_MESSAGE } from '../transport/sw-messages';

@@ -1,3 +1,5 @@
+import { CLAIM_MESSAGE, type ClaimMessage } from '../transport/sw-messages';
+
 /**
  * Registers the edge service worker and resolves once this page is controlled by it.
  *
@@ -14,6 +16,6 @@ export async function registerServiceWorker(container: ServiceWorkerContainer, u
   await container.register(url, { scope: '/' });
   if (container.controller) return;
   const ready = await container.ready;
-  if (!container.controller) ready.active?.postMessage({ type: 'local-responses/claim' });
+  if (!container.controller) ready.active?.postMessage({ type: CLAIM_MESSAGE } satisfies ClaimMessage);
   await controlled;
 }

@@ -1,5 +1,5 @@
-import { fetchOverPort, type RuntimeLink } from '../runtime/port-fetch';
-import { transportError, transportErrorResponse } from '../runtime/transport-error';
+import { fetchOverPort, type RuntimeLink } from '../transport/port-fetch';
+import { transportError, transportErrorResponse } from '../transport/transport-error';
 
 export interface RuntimeFetchOptions {
   /** This tab's own link to the runtime; `undefined` when another tab runs it. */

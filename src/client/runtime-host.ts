@@ -1,8 +1,9 @@
 import * as Comlink from 'comlink';
 import type { PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
-import { whenLockReleased } from '../runtime/lifetime-lock';
-import type { RuntimeLink } from '../runtime/port-fetch';
-import type { BodyMode, RuntimePortMessage } from '../runtime/wire';
+import { whenLockReleased } from '../transport/lifetime-lock';
+import type { RuntimeLink } from '../transport/port-fetch';
+import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
+import type { BodyMode } from '../transport/wire';
 import { prepareRuntimeTools } from '../tools/page-tools';
 import type { ToolsConfig } from '../tools/tools-config';
 
@@ -58,7 +59,7 @@ export class RuntimeHost {
   async offerPortTo(target: ServiceWorker): Promise<void> {
     const { port, runtimeLock } = await this.#newPort();
     const message: RuntimePortMessage = {
-      type: 'local-responses/runtime-port',
+      type: RUNTIME_PORT_MESSAGE,
       port,
       runtimeLock,
       bodyMode: this.options.bodyMode,

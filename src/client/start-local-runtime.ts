@@ -1,8 +1,9 @@
-import { preferredBodyMode } from '../runtime/body-mode';
+import { preferredBodyMode } from '../transport/body-mode';
 import type { RuntimeControl } from '../runtime/control-api';
-import { holdLifetimeLock } from '../runtime/lifetime-lock';
-import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../runtime/lock-names';
-import type { BodyMode, PortWantedMessage } from '../runtime/wire';
+import { holdLifetimeLock } from '../transport/lifetime-lock';
+import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
+import { isPortWanted } from '../transport/sw-messages';
+import type { BodyMode } from '../transport/wire';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
 import { toolsConfigFromQuery, type ToolsConfig } from '../tools/tools-config';
@@ -71,8 +72,8 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   let host: RuntimeHost | undefined;
 
   // Listen before registering: a restarted SW may ask for a port at any time.
-  container?.addEventListener('message', (event: MessageEvent<PortWantedMessage>) => {
-    if (event.data?.type === 'local-responses/port-wanted' && host && event.source instanceof ServiceWorker) {
+  container?.addEventListener('message', (event: MessageEvent<unknown>) => {
+    if (isPortWanted(event.data) && host && event.source instanceof ServiceWorker) {
       void host.offerPortTo(event.source);
     }
   });

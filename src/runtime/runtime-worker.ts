@@ -5,10 +5,10 @@
 import * as Comlink from 'comlink';
 import type { PageServices, RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
 import { timeDirectStream } from './direct-stream';
-import { holdLifetimeLock } from './lifetime-lock';
-import { newLockName, RUNTIME_LOCK_PREFIX } from './lock-names';
-import { createLocalServer, type LocalServer } from './local-server';
-import { PeerWatch, serveRequests } from './serve-requests';
+import { holdLifetimeLock } from '../transport/lifetime-lock';
+import { newLockName, RUNTIME_LOCK_PREFIX } from '../transport/lock-names';
+import { createLocalServer, type LocalServer } from './composition-root';
+import { PeerWatch, serveRequests } from '../transport/serve-requests';
 
 declare const self: DedicatedWorkerGlobalScope;
 

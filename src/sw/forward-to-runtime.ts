@@ -1,5 +1,5 @@
-import { RuntimeGoneError, sendOverPort, toWire } from '../runtime/port-fetch';
-import { runtimeUnavailable } from '../runtime/transport-error';
+import { RuntimeGoneError, sendOverPort, toWire } from '../transport/port-fetch';
+import { runtimeUnavailable } from '../transport/transport-error';
 import type { RuntimeConnection } from './runtime-connection';
 
 /** How long a request waits for a page to hand over a runtime port (SW restart, handover). */

@@ -11,9 +11,6 @@ import { cleanupOutdatedCaches, precacheAndRoute, type PrecacheEntry } from 'wor
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST?: Array<PrecacheEntry | string> };
 
-/** Posted by the page when the person clicks "Reload" on the update banner. */
-export const SKIP_WAITING_MESSAGE = 'local-responses/skip-waiting';
-
 export function installPrecache(): void {
   // The one injection point workbox-build looks for; it must appear exactly once.
   const manifest = self.__WB_MANIFEST ?? [];

@@ -1,6 +1,6 @@
-import { whenLockReleased } from '../runtime/lifetime-lock';
-import type { RuntimeLink } from '../runtime/port-fetch';
-import type { PortWantedMessage, RuntimePortMessage } from '../runtime/wire';
+import { whenLockReleased } from '../transport/lifetime-lock';
+import type { RuntimeLink } from '../transport/port-fetch';
+import { PORT_WANTED_MESSAGE, type PortWantedMessage, type RuntimePortMessage } from '../transport/sw-messages';
 
 export interface RuntimeConnectionOptions {
   /** The lifetime lock of this SW instance (already held). */
@@ -53,7 +53,7 @@ export class RuntimeConnection {
         resolve(undefined);
       }, timeoutMs);
     });
-    if (askNow) await this.#options.askPages({ type: 'local-responses/port-wanted' });
+    if (askNow) await this.#options.askPages({ type: PORT_WANTED_MESSAGE });
     return arrived;
   }
 }

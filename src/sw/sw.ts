@@ -5,11 +5,11 @@
  *
  * Built as a classic IIFE script (see vite.config.ts).
  */
-import { holdLifetimeLock } from '../runtime/lifetime-lock';
-import { newLockName, PEER_LOCK_PREFIX } from '../runtime/lock-names';
-import type { RuntimePortMessage } from '../runtime/wire';
+import { holdLifetimeLock } from '../transport/lifetime-lock';
+import { newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
+import { CLAIM_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE, SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
 import { forwardToRuntime } from './forward-to-runtime';
-import { installPrecache, SKIP_WAITING_MESSAGE, takesOverAtInstall } from './precache';
+import { installPrecache, takesOverAtInstall } from './precache';
 import { RuntimeConnection } from './runtime-connection';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -33,11 +33,11 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 self.addEventListener('message', (event) => {
-  const data = event.data as RuntimePortMessage | { type: 'local-responses/claim' | typeof SKIP_WAITING_MESSAGE } | undefined;
-  if (data?.type === 'local-responses/runtime-port') event.waitUntil(connection.accept(data));
+  const data = readPageMessage(event.data);
+  if (data?.type === RUNTIME_PORT_MESSAGE) event.waitUntil(connection.accept(data));
   if (data?.type === SKIP_WAITING_MESSAGE) event.waitUntil(self.skipWaiting());
   // A hard-reloaded page is not controlled until we claim it again.
-  if (data?.type === 'local-responses/claim') event.waitUntil(self.clients.claim());
+  if (data?.type === CLAIM_MESSAGE) event.waitUntil(self.clients.claim());
 });
 
 self.addEventListener('fetch', (event) => {

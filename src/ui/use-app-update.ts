@@ -4,8 +4,7 @@
  * page reloads. Nothing is reloaded for them, so an answer is never cut off.
  */
 import { useEffect, useState } from 'react';
-
-const SKIP_WAITING = 'local-responses/skip-waiting';
+import { SKIP_WAITING_MESSAGE } from '../client';
 
 export interface AppUpdate {
   /** A new version is installed and waits for this page's word. */
@@ -62,7 +61,7 @@ export function useAppUpdate(): AppUpdate {
       applying = true;
       navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
       // The newest waiting version (another tab's registration may have replaced the one we saw).
-      void navigator.serviceWorker.getRegistration('/').then((registration) => (registration?.waiting ?? waiting).postMessage({ type: SKIP_WAITING }));
+      void navigator.serviceWorker.getRegistration('/').then((registration) => (registration?.waiting ?? waiting).postMessage({ type: SKIP_WAITING_MESSAGE }));
     },
   };
 }

@@ -91,18 +91,3 @@ export interface TransportErrorData {
   message: string;
   param: null;
 }
-
-/** Leader page → service worker: here is a port to the runtime. */
-export interface RuntimePortMessage {
-  type: 'local-responses/runtime-port';
-  port: MessagePort;
-  /** Web Lock the runtime worker holds for its life; granted to others once it is gone. */
-  runtimeLock: string;
-  /** How bodies cross: the leader decides for every requester (one choice per origin). */
-  bodyMode: BodyMode;
-}
-
-/** Service worker → pages: I have no runtime port; the leader, please send one. */
-export interface PortWantedMessage {
-  type: 'local-responses/port-wanted';
-}

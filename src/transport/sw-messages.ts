@@ -1,0 +1,61 @@
+/**
+ * The messages pages and the service worker exchange with `postMessage` (outside any one
+ * request): one name per message, spelled here only. Both sides are this origin's own
+ * code; the service worker still checks a message's shape before it acts on it, because
+ * `message` events carry whatever a page of the origin posts.
+ */
+import type { BodyMode } from './wire';
+
+/** Leader page → service worker: here is a port to the runtime. */
+export interface RuntimePortMessage {
+  type: 'local-responses/runtime-port';
+  port: MessagePort;
+  /** Web Lock the runtime worker holds for its life; granted to others once it is gone. */
+  runtimeLock: string;
+  /** How bodies cross: the leader decides for every requester (one choice per origin). */
+  bodyMode: BodyMode;
+}
+
+/** Service worker → pages: I have no runtime port; the leader, please send one. */
+export interface PortWantedMessage {
+  type: 'local-responses/port-wanted';
+}
+
+/** Page → service worker: a hard-reloaded page is not controlled until the SW claims it again. */
+export interface ClaimMessage {
+  type: 'local-responses/claim';
+}
+
+/** Page → waiting service worker: the person clicked "Reload" on the update banner. */
+export interface SkipWaitingMessage {
+  type: 'local-responses/skip-waiting';
+}
+
+export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage;
+
+export const RUNTIME_PORT_MESSAGE: RuntimePortMessage['type'] = 'local-responses/runtime-port';
+export const PORT_WANTED_MESSAGE: PortWantedMessage['type'] = 'local-responses/port-wanted';
+export const CLAIM_MESSAGE: ClaimMessage['type'] = 'local-responses/claim';
+export const SKIP_WAITING_MESSAGE: SkipWaitingMessage['type'] = 'local-responses/skip-waiting';
+
+/** What a page posted to the service worker, or null when it is none of ours (or malformed). */
+export function readPageMessage(data: unknown): PageToSwMessage | null {
+  if (typeof data !== 'object' || data === null) return null;
+  const message = data as Record<string, unknown>;
+  switch (message.type) {
+    case CLAIM_MESSAGE:
+    case SKIP_WAITING_MESSAGE:
+      return { type: message.type };
+    case RUNTIME_PORT_MESSAGE:
+      if (!(message.port instanceof MessagePort) || typeof message.runtimeLock !== 'string') return null;
+      if (message.bodyMode !== 'chunks' && message.bodyMode !== 'stream') return null;
+      return { type: RUNTIME_PORT_MESSAGE, port: message.port, runtimeLock: message.runtimeLock, bodyMode: message.bodyMode };
+    default:
+      return null;
+  }
+}
+
+/** Whether a message from the service worker asks this page for a runtime port. */
+export function isPortWanted(data: unknown): data is PortWantedMessage {
+  return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === PORT_WANTED_MESSAGE;
+}
