@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatFormats } from '../chat/chat-formats';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG, ggufModelInfo, ggufUrl } from './gguf-catalog';
-import { MODEL_CATALOG } from './model-catalog';
+import { MODEL_CATALOG } from './webllm-catalog';
 
 describe('GGUF catalog', () => {
   const all = [...GGUF_CATALOG, ...GGUF_TEST_CATALOG];

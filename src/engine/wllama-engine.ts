@@ -30,7 +30,7 @@
  */
 import { ApiError, serverError } from '../shared/api-error';
 import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from './engine';
-import { formatBytes, modelNotFound } from './engine-errors';
+import { formatBytes, modelNotFound } from './webllm-errors';
 import { withoutBosText } from './bos-text';
 import { parseChatTemplate, renderWithTemplate, type GgufChatTemplate } from './gguf-chat-template';
 import { GGUF_CATALOG, ggufModelInfo, ggufUrl, type GgufCatalogEntry } from './gguf-catalog';

@@ -6,7 +6,7 @@
  * `RuntimeError`s (out of memory, a file that is not a model).
  */
 import { invalidRequest, serverError, type ApiError } from '../shared/api-error';
-import { formatBytes, generationError, loadError } from './engine-errors';
+import { formatBytes, generationError, loadError } from './webllm-errors';
 
 export interface WllamaLoadContext {
   model: string;

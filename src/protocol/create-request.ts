@@ -4,7 +4,7 @@
  * only when absent/null and otherwise rejected with a 400 that names them.
  */
 import { z } from 'zod';
-import { InputItem } from './input-items';
+import { InputItem } from './input-item-schemas';
 
 /** A field the local runtime does not implement: absent or null only. */
 function unsupported(why: string) {

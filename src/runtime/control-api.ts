@@ -10,7 +10,7 @@ export interface RuntimeStartOptions {
   testModels: boolean;
   /**
    * Base URL of a mirror of web-llm's weights and model libraries (layout: see
-   * `AppConfigOptions.modelBase` in engine/model-catalog.ts); relative URLs resolve against
+   * `AppConfigOptions.modelBase` in engine/webllm-catalog.ts); relative URLs resolve against
    * the runtime's origin. Default: Hugging Face and web-llm's GitHub, as web-llm ships.
    */
   modelBase?: string;

@@ -20,7 +20,7 @@ import { OutputBuilder } from './output-builder';
 import { BUILTIN_BY_NAME } from './builtin-functions';
 import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
 import { citationsFor } from './citations';
-import { toConversation } from './conversation';
+import { toConversation } from './chain-history';
 import type { ToolPorts } from './tool-ports';
 
 export type StopReason = 'cancel' | 'delete' | 'disconnect' | 'shutdown';

@@ -16,7 +16,7 @@ import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
 import { createResponse } from './routes/create-response';
-import { listInputItems } from './routes/input-items';
+import { listInputItems } from './routes/list-input-items';
 import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
 import { modelTable, type ServerState } from './server-state';

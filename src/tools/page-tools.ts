@@ -7,7 +7,7 @@
  * const { options, transfer } = prepareRuntimeTools(config);
  * control.start(Comlink.transfer({ ...startOptions, tools: options }, transfer));
  */
-import { createPythonSandboxFrame } from './python/python-sandbox-frame';
+import { createPythonSandboxFrame } from './python/sandbox-frame-page';
 import type { RuntimeToolsOptions, ToolsConfig } from './tools-config';
 
 export function prepareRuntimeTools(config: ToolsConfig = {}): { options: RuntimeToolsOptions; transfer: Transferable[] } {

@@ -3,7 +3,7 @@
  * the sidebar shows them, and the settings. Works offline like everything else.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Conversation } from './conversation';
+import type { Conversation } from './saved-chat';
 import type { Settings } from './settings';
 
 export const APP_DB_NAME = 'local-responses-app';

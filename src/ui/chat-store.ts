@@ -14,7 +14,7 @@ import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { APIError } from 'openai';
 import type { Api } from './api';
 import { deleteConversationRecord, loadConversations, saveConversation, type AppDatabase } from './app-db';
-import { isRunning, newTurn, previousResponseId, titleFrom, type Conversation, type Turn } from './conversation';
+import { isRunning, newTurn, previousResponseId, titleFrom, type Conversation, type Turn } from './saved-chat';
 import { ExternalStore } from './external-store';
 import { requestOptions, type Settings } from './settings';
 import { applyResponse, applyStreamEvent } from './stream-reducer';

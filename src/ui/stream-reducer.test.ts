@@ -1,6 +1,6 @@
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, test } from 'vitest';
-import { newTurn } from './conversation';
+import { newTurn } from './saved-chat';
 import { applyResponse, applyStreamEvent } from './stream-reducer';
 
 const response = (patch: Partial<Response>): Response => ({ id: 'resp_1', status: 'in_progress', output: [], usage: null, error: null, incomplete_details: null, ...patch }) as Response;

@@ -4,7 +4,7 @@
  * deltas → done, and the terminal event's response replaces everything.
  */
 import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
-import type { Turn, TurnStatus } from './conversation';
+import type { Turn, TurnStatus } from './saved-chat';
 
 type Item = ResponseOutputItem;
 

@@ -7,12 +7,12 @@ import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import { isWebSearch, modelTools } from '../builtin-functions';
-import { chainItems, checkToolOutputs, toConversation } from '../conversation';
-import { normalizeInput } from '../input-items';
+import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
+import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
 import { lookupModel, type ServerState } from '../server-state';
-import { presentEvents, presentResponse } from '../present';
+import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { readJsonBody } from './read-json';
 

@@ -2,7 +2,7 @@
 import { TERMINAL_STATUSES, type ResponseObject } from '../../protocol/response-object';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import type { ServerState } from '../server-state';
-import { includesFromQuery, presentEvents, presentResponse } from '../present';
+import { includesFromQuery, presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 
 function missing(id: string) {

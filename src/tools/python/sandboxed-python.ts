@@ -1,6 +1,6 @@
 /**
  * The code interpreter the browser runtime uses: containers (see `ContainerPool`) of
- * pyodide interpreters running in the sandbox frame (see `sandbox-frame.ts`).
+ * pyodide interpreters running in the sandbox frame (see `sandbox-frame-inside.ts`).
  */
 import { ContainerPool } from './container-pool';
 import { loadPyodideFiles } from './pyodide-files';

@@ -1,6 +1,6 @@
 /** One answer: its output items in order, its status, and its token counts and speed. */
 import type { ResponseOutputItem, ResponseOutputText } from 'openai/resources/responses/responses';
-import { isRunning, tokensPerSecond, type Turn } from '../conversation';
+import { isRunning, tokensPerSecond, type Turn } from '../saved-chat';
 import { formatTokensPerSecond } from '../format';
 import { MarkdownView } from './markdown-view';
 import { CodeInterpreterCard, FunctionCallView, WebSearchCard } from './tool-cards';

@@ -1,7 +1,7 @@
 /** The open conversation: messages, answers, and the composer (Send / Stop). */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useServices } from '../app-context';
-import { answerText, isRunning, type Turn } from '../conversation';
+import { answerText, isRunning, type Turn } from '../saved-chat';
 import { useStore } from '../external-store';
 import { Answer } from './answer';
 import { EmptyState } from './empty-state';

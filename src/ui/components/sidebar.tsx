@@ -1,7 +1,7 @@
 /** Conversations, newest first: open, rename, export as JSON, delete (with its stored responses). */
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../app-context';
-import type { Conversation } from '../conversation';
+import type { Conversation } from '../saved-chat';
 import { useStore } from '../external-store';
 import { Icon } from './icons';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findUnreachableFile, modelFilesBase } from './download-probe';
+import { findUnreachableFile, modelFilesBase } from './webllm-download-probe';
 
 const BASE = 'https://mirror.example/models/M-q4f16_1-MLC/resolve/main/';
 const record = { model: BASE, model_lib: 'https://mirror.example/models/libs/M-q4f16_1_cs1k-webgpu.wasm' };

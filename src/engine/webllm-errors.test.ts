@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../shared/api-error';
-import { classifyEngineError, formatBytes, generationError, loadError, modelNotFound, quotaExceeded, type LoadFailureContext } from './engine-errors';
+import { classifyEngineError, formatBytes, generationError, loadError, modelNotFound, quotaExceeded, type LoadFailureContext } from './webllm-errors';
 
 /** An error shaped like web-llm's: a plain Error whose class sets `name`. */
 function named(name: string, message: string): Error {

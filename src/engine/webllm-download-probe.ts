@@ -7,7 +7,7 @@
  * GET (their content is checked), weight shards with HEAD.
  */
 import type { ModelRecord } from '@mlc-ai/web-llm';
-import type { FileProblem } from './engine-errors';
+import type { FileProblem } from './webllm-errors';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 

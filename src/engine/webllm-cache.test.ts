@@ -1,8 +1,8 @@
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../shared/api-error';
-import { ModelCache, type StorageLike, type WebLlmCacheApi } from './model-cache';
-import { MODEL_CATALOG, buildAppConfig, findCatalogEntry } from './model-catalog';
+import { ModelCache, type StorageLike, type WebLlmCacheApi } from './webllm-cache';
+import { MODEL_CATALOG, buildAppConfig, findCatalogEntry } from './webllm-catalog';
 
 const appConfig = buildAppConfig(MODEL_CATALOG, { modelBase: 'https://mirror.example/m' });
 const qwen = findCatalogEntry(MODEL_CATALOG, 'Qwen3-1.7B-q4f16_1-MLC')!;

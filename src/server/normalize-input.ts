@@ -2,7 +2,7 @@
  * Request input → stored items: ids assigned, string content normalized to parts,
  * `item_reference`s resolved. What is stored is what `input_items` lists later.
  */
-import type { InputItem } from '../protocol/input-items';
+import type { InputItem } from '../protocol/input-item-schemas';
 import type { StoredItem } from '../protocol/output-items';
 import { invalidRequest, notFound } from '../shared/api-error';
 import { newId } from '../shared/ids';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newTurn, previousResponseId, titleFrom, tokensPerSecond } from './conversation';
+import { newTurn, previousResponseId, titleFrom, tokensPerSecond } from './saved-chat';
 
 describe('titleFrom', () => {
   test('first line, whitespace collapsed, shortened with an ellipsis', () => {

@@ -1,8 +1,8 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
 import { chatFormats } from '../chat/chat-formats';
-import { modelFilesBase } from './download-probe';
-import { MODEL_CATALOG, buildAppConfig, estimateDownloadBytes, findCatalogEntry, mirrorRecord, resolveVariant, toModelInfo } from './model-catalog';
+import { modelFilesBase } from './webllm-download-probe';
+import { MODEL_CATALOG, buildAppConfig, estimateDownloadBytes, findCatalogEntry, mirrorRecord, resolveVariant, toModelInfo } from './webllm-catalog';
 
 const prebuiltIds = new Set(prebuiltAppConfig.model_list.map((r) => r.model_id));
 

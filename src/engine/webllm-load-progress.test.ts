@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toLoadProgress } from './load-progress';
+import { toLoadProgress } from './webllm-load-progress';
 
 const MODEL = 'Qwen3-0.6B-q4f16_1-MLC';
 

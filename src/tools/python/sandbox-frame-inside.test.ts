@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { sandboxFrameHtml } from './sandbox-frame';
+import { sandboxFrameHtml } from './sandbox-frame-inside';
 
 const csp = (html: string) => /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html)?.[1];
 

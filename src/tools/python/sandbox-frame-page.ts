@@ -2,7 +2,7 @@
  * Page side of the Python sandbox: the leader page creates the sandbox frame (a runtime
  * worker cannot create iframes) and hands the runtime a MessagePort to it.
  */
-import { sandboxFrameHtml } from './sandbox-frame';
+import { sandboxFrameHtml } from './sandbox-frame-inside';
 import { SANDBOX_HELLO } from './sandbox-protocol';
 
 export interface PythonSandboxFrameOptions {

@@ -9,8 +9,8 @@
  * the page. Without one, downloads go ahead unpersisted (evictable under storage pressure).
  */
 import { deleteModelAllInfoInCache, hasModelInCache, type AppConfig } from '@mlc-ai/web-llm';
-import { modelNotFound, quotaExceeded } from './engine-errors';
-import { findCatalogEntry, type CatalogEntry, type ModelVariant } from './model-catalog';
+import { modelNotFound, quotaExceeded } from './webllm-errors';
+import { findCatalogEntry, type CatalogEntry, type ModelVariant } from './webllm-catalog';
 
 /** The part of web-llm's cache API used here (a fake in tests). */
 export interface WebLlmCacheApi {
