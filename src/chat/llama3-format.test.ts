@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationItem, ParserOptions, ToolSpec } from './chat-format';
 import { createLlama3Format, createLlama3Parser, llama3Format } from './llama3-format';
-import { parseEveryChunking, textEvent as text, toolCallEvent as call } from './stream-parser-harness';
+import { parseEveryChunking, textEvent as text, toolCallEvent as call } from '../../test/support/stream-parser-harness';
 
 const CONDITIONS = { toolNames: new Set(['get_current_conditions']) } satisfies ParserOptions;
 const WEATHER = { toolNames: new Set(['get_weather', 'get_time']) } satisfies ParserOptions;

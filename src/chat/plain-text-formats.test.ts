@@ -17,7 +17,7 @@ import { chatmlPlainFormat, smollm2Format } from './chatml-plain-format';
 import { gemmaFormat } from './gemma-format';
 import { phi3Format } from './phi3-format';
 import { toPlainTextTurns } from './plain-text-turns';
-import { parseEveryChunking, textEvent as text } from './stream-parser-harness';
+import { parseEveryChunking, textEvent as text } from '../../test/support/stream-parser-harness';
 
 const getWeather: ToolSpec = { name: 'get_weather', description: 'Get the weather.', parameters: { type: 'object' } };
 const user = (value: string): ConversationItem => ({ type: 'message', role: 'user', text: value });

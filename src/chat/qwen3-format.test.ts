@@ -14,7 +14,7 @@ import {
   reasoningEvent as reasoning,
   textEvent as text,
   toolCallEvent as call,
-} from './stream-parser-harness';
+} from '../../test/support/stream-parser-harness';
 
 const getWeather: ToolSpec = {
   name: 'get_weather',

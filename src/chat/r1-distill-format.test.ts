@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConversationItem, ParserOptions, ToolSpec } from './chat-format';
 import { createR1DistillParser, r1DistillFormat } from './r1-distill-format';
-import { parseEveryChunking, reasoningDone as done, reasoningEvent as reasoning, textEvent as text } from './stream-parser-harness';
+import { parseEveryChunking, reasoningDone as done, reasoningEvent as reasoning, textEvent as text } from '../../test/support/stream-parser-harness';
 
 const parse = (input: string, options: ParserOptions = { toolNames: new Set(['get_weather']) }) =>
   parseEveryChunking(() => createR1DistillParser(options), input);

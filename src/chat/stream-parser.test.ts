@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ParseEvent, ParserOptions } from './chat-format';
 import { createQwenParser } from './qwen-format';
 import { createTagStreamParser } from './stream-parser';
-import { mergeEvents, parseEveryChunking, reasoningDone, reasoningEvent, textEvent, toolCallEvent, type Run } from './stream-parser-harness';
+import { mergeEvents, parseEveryChunking, reasoningDone, reasoningEvent, textEvent, toolCallEvent, type Run } from '../../test/support/stream-parser-harness';
 
 const WEATHER = { toolNames: new Set(['get_weather']) } satisfies ParserOptions;
 const NO_TOOLS = { toolNames: new Set<string>() } satisfies ParserOptions;

@@ -1,5 +1,6 @@
 import { fetchOverPort, type RuntimeLink } from '../transport/port-fetch';
 import { transportError, transportErrorResponse } from '../transport/transport-error';
+import { Codes } from '../shared/error-codes';
 
 export interface RuntimeFetchOptions {
   /** This tab's own link to the runtime; `undefined` when another tab runs it. */
@@ -35,7 +36,7 @@ export function createRuntimeFetch({
     return transportErrorResponse(
       503,
       transportError(
-        'runtime_unavailable',
+        Codes.runtimeUnavailable,
         'Another tab runs the local runtime and this browser offers no service worker to reach it. Use that tab, or close it so this one takes over.',
       ),
     );

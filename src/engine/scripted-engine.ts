@@ -6,6 +6,7 @@ import type { ConversationItem } from '../chat/chat-format';
 import { sleep } from '../shared/abort';
 import { invalidRequest } from '../shared/api-error';
 import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, Generation, ModelInfo } from './engine';
+import { Codes } from '../shared/error-codes';
 
 export const SCRIPTED_MODEL_ID = 'test-scripted';
 export const SCRIPTED_CONTEXT_WINDOW = 32_768;
@@ -76,7 +77,7 @@ export class ScriptedEngine implements Engine {
             invalidRequest(
               `Your input exceeds the context window of this model (${inputTokens} tokens requested, ${SCRIPTED_CONTEXT_WINDOW} allowed). Shorten the input or start a new conversation.`,
               'input',
-              'context_length_exceeded',
+              Codes.contextLengthExceeded,
             ),
           )
         : Promise.resolve({ inputTokens, cachedTokens: 0 });

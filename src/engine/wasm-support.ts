@@ -7,6 +7,7 @@
  * wllama's worker with a wasm validation error nobody can act on.
  */
 import { serverError, type ApiError } from '../shared/api-error';
+import { Codes } from '../shared/error-codes';
 
 /** The probe wllama itself uses: a one-page memory with 64-bit addresses. */
 export function hasWasmMemory64(): boolean {
@@ -37,5 +38,5 @@ export function cpuEngineSupport(probe: () => boolean = hasWasmMemory64): { usab
 /** Null when the CPU engine can run here; otherwise the ApiError a request for `model` gets. */
 export function cpuEngineUnsupported(model: string, probe: () => boolean = hasWasmMemory64): ApiError | null {
   const problem = cpuEngineProblem(probe);
-  return problem === null ? null : serverError(`${model} cannot run in this browser: ${problem}`, 'wasm_unsupported');
+  return problem === null ? null : serverError(`${model} cannot run in this browser: ${problem}`, Codes.wasmUnsupported);
 }

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../chat/chat-message';
 import { ApiError } from '../shared/api-error';
 import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from './engine';
-import { FakeMLCEngine, type FakeReload } from './fake-mlc-engine';
+import { FakeMLCEngine, type FakeReload } from '../../test/fakes/fake-mlc-engine';
 import { MODEL_CATALOG, findCatalogEntry } from './webllm-catalog';
 import type { WebGpuSupport } from './webgpu-support';
 import { WEBLLM_EMPTY_THINKING, WebLlmEngine, estimateTokens, type WebLlmEngineOptions } from './webllm-engine';

@@ -36,6 +36,7 @@ import { estimateTokens } from './token-estimate';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
 import { LoadReports } from './load-reports';
+import { Codes } from '../shared/error-codes';
 
 /** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
 export interface ChatCompletionsLike {
@@ -396,7 +397,7 @@ export class WebLlmEngine implements Engine {
     const engine = this.engine;
     const loaded = this.loaded;
     if (!engine || loaded?.entry.id !== entry.id)
-      throw serverError(`${entry.id} was unloaded before the response could start. Send the request again.`, 'model_load_failed');
+      throw serverError(`${entry.id} was unloaded before the response could start. Send the request again.`, Codes.modelLoadFailed);
     const variantId = loaded.variant.modelId;
 
     const attempt = async (toolRole: boolean) => {

@@ -9,6 +9,7 @@
  * `context_length_exceeded`. The `code` says which failure it was.
  */
 import { ApiError, invalidRequest, notFound, serverError } from '../shared/api-error';
+import { Codes } from '../shared/error-codes';
 
 export type EngineFailureKind =
   | 'aborted'
@@ -110,11 +111,11 @@ function firstSentence(message: string): string {
 }
 
 export function modelNotFound(model: string, available: readonly string[]): ApiError {
-  return notFound(`The model '${model}' does not exist. Available models: ${available.join(', ')}.`, 'model', 'model_not_found');
+  return notFound(`The model '${model}' does not exist. Available models: ${available.join(', ')}.`, 'model', Codes.modelNotFound);
 }
 
 export function webGpuUnavailable(reason: string): ApiError {
-  return serverError(`Models cannot run in this browser: ${reason}`, 'webgpu_unavailable');
+  return serverError(`Models cannot run in this browser: ${reason}`, Codes.webgpuUnavailable);
 }
 
 /** Not enough origin storage for a download; says how much is needed and how much is free. */
@@ -127,7 +128,7 @@ export function quotaExceeded(model: string, neededBytes: number, storage: { usa
   return serverError(
     `Not enough storage to download ${model}: it needs about ${formatBytes(neededBytes)}${room}. ` +
       'Delete cached models you no longer use, free disk space (the browser gives each site a share of the free disk), or choose a smaller model.',
-    'quota_exceeded',
+    Codes.quotaExceeded,
   );
 }
 
@@ -155,7 +156,7 @@ export function loadError(err: unknown, ctx: LoadFailureContext): ApiError {
       return serverError(
         `The GPU ran out of memory loading ${ctx.model}, which needs about ${formatBytes(ctx.vramBytes)} of GPU memory (${detail}). ` +
           `Close other tabs or apps that use the GPU, or choose a smaller model${smaller}.`,
-        'gpu_out_of_memory',
+        Codes.gpuOutOfMemory,
       );
     case 'quota':
       return quotaExceeded(ctx.model, ctx.downloadBytes, ctx.storage);
@@ -164,7 +165,7 @@ export function loadError(err: unknown, ctx: LoadFailureContext): ApiError {
       return serverError(
         `A file of ${ctx.model} is corrupt or not a model file${url ? ` (${url})` : ''}: ${detail}. ` +
           'Delete the model from the cache and load it again; if the files come from a mirror (modelBase), check its copy.',
-        'model_download_failed',
+        Codes.modelDownloadFailed,
       );
     }
     case 'download':
@@ -172,12 +173,12 @@ export function loadError(err: unknown, ctx: LoadFailureContext): ApiError {
         ctx.file
           ? `Downloading ${ctx.model} failed: ${fileSentence(ctx.file)}. Check that the model source (modelBase or Hugging Face) serves this file, then retry.`
           : `Downloading ${ctx.model} failed (${detail}). Check the network connection and that the model files are reachable, then retry; files already downloaded are kept.`,
-        'model_download_failed',
+        Codes.modelDownloadFailed,
       );
     case 'context':
       return contextOverflow(message);
     default:
-      return serverError(`Loading ${ctx.model} failed: ${detail}`, 'model_load_failed');
+      return serverError(`Loading ${ctx.model} failed: ${detail}`, Codes.modelLoadFailed);
   }
 }
 
@@ -187,7 +188,7 @@ function contextOverflow(message: string): ApiError {
   return invalidRequest(
     `Your input exceeds the context window of this model${counts}. Shorten the input or start a new conversation without previous_response_id.`,
     'input',
-    'context_length_exceeded',
+    Codes.contextLengthExceeded,
   );
 }
 
@@ -201,16 +202,16 @@ export function generationError(err: unknown, ctx: { model: string }): ApiError 
       return contextOverflow(message);
     case 'invalid_request':
       return name === 'GrammarMatcherInitError'
-        ? invalidRequest(`The JSON schema of text.format cannot be used for constrained output: ${detail}`, 'text.format', 'invalid_json_schema')
+        ? invalidRequest(`The JSON schema of text.format cannot be used for constrained output: ${detail}`, 'text.format', Codes.invalidJsonSchema)
         : invalidRequest(`${ctx.model} cannot take this request: ${detail}`);
     case 'gpu_memory':
     case 'device_lost':
       return serverError(
         `The GPU device was lost while ${ctx.model} was generating (${detail}). This response failed; the model is loaded again for the next request. ` +
           'If it keeps happening, close other tabs that use the GPU or choose a smaller model.',
-        'device_lost',
+        Codes.deviceLost,
       );
     default:
-      return serverError(`${ctx.model} failed while generating: ${detail}`, 'engine_error');
+      return serverError(`${ctx.model} failed while generating: ${detail}`, Codes.engineError);
   }
 }

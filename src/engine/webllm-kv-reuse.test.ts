@@ -9,7 +9,7 @@ import { chatFormats } from '../chat/chat-formats';
 import { qwen3Format } from '../chat/qwen3-format';
 import { createResponsesServer } from '../server/responses-server';
 import { openIdbStore } from '../store/idb-store';
-import { FakeMLCEngine, type FakeReply } from './fake-mlc-engine';
+import { FakeMLCEngine, type FakeReply } from '../../test/fakes/fake-mlc-engine';
 import { WebLlmEngine } from './webllm-engine';
 import { sameReply, withHeldReply } from './webllm-kv-reuse';
 

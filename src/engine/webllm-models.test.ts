@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { LoadProgress } from './engine';
-import { FakeMLCEngine } from './fake-mlc-engine';
+import { FakeMLCEngine } from '../../test/fakes/fake-mlc-engine';
 import { RuntimeModelManager } from '../server/runtime-model-manager';
 import { WebLlmModels } from './webllm-models';
 import type { WebGpuSupport } from './webgpu-support';

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../shared/api-error';
 import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from './engine';
-import { FakeWllama, type FakeCompletionScript, type FakeLoadScript } from './fake-wllama';
+import { FakeWllama, type FakeCompletionScript, type FakeLoadScript } from '../../test/fakes/fake-wllama';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG, STORIES_MODEL_ID, TINY_LLAMA_MODEL_ID } from './gguf-catalog';
 import { WllamaEngine, type WllamaEngineOptions } from './wllama-engine';
 import type { WllamaGeneration } from './wllama-generation';

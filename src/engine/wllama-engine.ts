@@ -50,6 +50,7 @@ import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
 import { LoadReports } from './load-reports';
 import { cpuEngineUnsupported } from './wasm-support';
+import { Codes } from '../shared/error-codes';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -249,7 +250,7 @@ export class WllamaEngine implements Engine {
     await this.ensureLoaded(request.model, request.signal);
     const loaded = this.loaded;
     if (loaded?.entry.id !== request.model) {
-      throw serverError(`${request.model} was unloaded before the response could start. Send the request again.`, 'model_load_failed');
+      throw serverError(`${request.model} was unloaded before the response could start. Send the request again.`, Codes.modelLoadFailed);
     }
     this.active.add(generation);
     const params: WllamaCompletionParams = {
@@ -316,7 +317,7 @@ export class WllamaEngine implements Engine {
     try {
       url = ggufUrl(entry, this.modelBase, this.origin);
     } catch (err) {
-      throw serverError(`The model mirror URL ${this.modelBase} is not valid: ${err instanceof Error ? err.message : String(err)}`, 'model_download_failed');
+      throw serverError(`The model mirror URL ${this.modelBase} is not valid: ${err instanceof Error ? err.message : String(err)}`, Codes.modelDownloadFailed);
     }
     if (!url) throw noModelSource(entry.id, entry.file);
 

@@ -7,6 +7,7 @@
  */
 import { invalidRequest, serverError, type ApiError } from '../shared/api-error';
 import { formatBytes, generationError, loadError } from './webllm-errors';
+import { Codes } from '../shared/error-codes';
 
 export interface WllamaLoadContext {
   model: string;
@@ -34,7 +35,7 @@ function outOfMemory(model: string, sizeBytes: number, detail: string): ApiError
   return serverError(
     `${model} ran out of memory in the WebAssembly engine (${detail}); it needs about ${formatBytes(sizeBytes)} plus its context. ` +
       'Close other tabs, or choose a smaller model.',
-    'out_of_memory',
+    Codes.outOfMemory,
   );
 }
 
@@ -51,7 +52,7 @@ export function wllamaLoadError(err: unknown, ctx: WllamaLoadContext): ApiError 
   if (!ctx.downloaded && (nameOf(err) === 'TypeError' || /fetch|network/i.test(message))) {
     return loadError(err, { ...failure, file: { url: ctx.url, problem: detail } });
   }
-  return serverError(`Loading ${ctx.model} from ${ctx.url} failed: ${detail}`, 'model_load_failed');
+  return serverError(`Loading ${ctx.model} from ${ctx.url} failed: ${detail}`, Codes.modelLoadFailed);
 }
 
 /** llama.cpp loaded the file but found no vocabulary: it is not a GGUF model (an error page, a truncated download). */
@@ -59,7 +60,7 @@ export function notAGgufModel(model: string, url: string): ApiError {
   return serverError(
     `${url} is not a valid GGUF model (llama.cpp read no vocabulary from it), so ${model} cannot load. ` +
       'Check that the model source (modelBase or Hugging Face) serves the real .gguf file at that URL — a server that answers a missing file with an HTML page causes this — then retry; the bad copy was removed from the cache.',
-    'model_load_failed',
+    Codes.modelLoadFailed,
   );
 }
 
@@ -70,7 +71,7 @@ export function engineStartTimeout(model: string, wasmUrl: string, timeoutMs: nu
   return serverError(
     `The llama.cpp WebAssembly engine did not start within ${seconds} s while loading ${model}: ${cause}. ` +
       'Check that wllama.wasm is served at that URL (from the same @wllama/wllama release as the code), then retry.',
-    'model_load_failed',
+    Codes.modelLoadFailed,
   );
 }
 
@@ -79,13 +80,13 @@ export function downloadStalled(model: string, url: string, timeoutMs: number, l
   return serverError(
     `Downloading ${model} stalled: no data from ${url} for ${Math.round(timeoutMs / 1000)} s (${formatBytes(loadedBytes)} received). ` +
       'Check the network connection and the model source, then retry.',
-    'model_download_failed',
+    Codes.modelDownloadFailed,
   );
 }
 
 /** A model id with no file source: a test model asked for without a mirror. */
 export function noModelSource(model: string, file: string): ApiError {
-  return serverError(`${model} has no download source: it is served only from a model mirror (modelBase), as ${file}. Configure modelBase.`, 'model_download_failed');
+  return serverError(`${model} has no download source: it is served only from a model mirror (modelBase), as ${file}. Configure modelBase.`, Codes.modelDownloadFailed);
 }
 
 /** Maps a failure of `createCompletion` or of reading its stream. */
@@ -97,7 +98,7 @@ export function wllamaGenerationError(err: unknown, ctx: { model: string; sizeBy
       `Your input exceeds the context window of this model (${context[1]} prompt tokens, ${context[2]} allowed). ` +
         'Shorten the input or start a new conversation without previous_response_id.',
       'input',
-      'context_length_exceeded',
+      Codes.contextLengthExceeded,
     );
   }
   if (OUT_OF_MEMORY.test(message)) return outOfMemory(ctx.model, ctx.sizeBytes, message.split('\n')[0] ?? message);

@@ -16,6 +16,7 @@
 import type { ApiError } from '../shared/api-error';
 import type { EngineDelta, EngineUsage, FinishReason, Generation } from './engine';
 import type { WllamaCompletionChunk } from './wllama-like';
+import { abortReason } from '../shared/abort';
 
 export interface WllamaGenerationHooks {
   /** Loads the model if needed and starts the completion, aborted through `abortSignal`. */
@@ -26,10 +27,6 @@ export interface WllamaGenerationHooks {
   onFailure(err: unknown): void;
   /** wllama's stream is over (finished, failed or drained after an abort). */
   onEnd(): void;
-}
-
-function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
 }
 
 const ABORTED = Symbol('aborted');

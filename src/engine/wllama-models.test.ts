@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LoadProgress } from './engine';
-import { FakeWllama, FakeWllamaCache } from './fake-wllama';
+import { FakeWllama, FakeWllamaCache } from '../../test/fakes/fake-wllama';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG, TINY_LLAMA_MODEL_ID } from './gguf-catalog';
 import { WllamaEngine } from './wllama-engine';
 import { WllamaModels } from './wllama-models';

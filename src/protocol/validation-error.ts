@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { ApiError, invalidRequest } from '../shared/api-error';
+import { Codes } from '../shared/error-codes';
 
 /** `['input', 0, 'content']` → `input[0].content` */
 export function paramPath(path: ReadonlyArray<PropertyKey>): string {
@@ -84,15 +85,15 @@ function issueError(issue: z.core.$ZodIssue, input: unknown): ApiError {
   switch (issue.code) {
     case 'unrecognized_keys': {
       const key = paramPath([...issue.path, issue.keys[0] ?? '']);
-      return invalidRequest(`Unknown parameter: '${key}'.`, key, 'unknown_parameter');
+      return invalidRequest(`Unknown parameter: '${key}'.`, key, Codes.unknownParameter);
     }
     case 'invalid_type':
       if (value === undefined)
-        return invalidRequest(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
+        return invalidRequest(`Missing required parameter: '${param}'.`, param, Codes.missingRequiredParameter);
       return invalidRequest(
         `Invalid type for '${param}': expected ${expectedName(issue.expected)}, but got ${describe(value)} instead.`,
         param,
-        'invalid_type',
+        Codes.invalidType,
       );
     case 'invalid_union': {
       const branch = unionBranchIssue(issue);
@@ -103,16 +104,16 @@ function issueError(issue: z.core.$ZodIssue, input: unknown): ApiError {
         return invalidRequest(
           `${what}: '${String(value)}' in '${param}'. Supported values are: ${quoteList(options)}.`,
           param,
-          'invalid_value',
+          Codes.invalidValue,
         );
       }
-      return invalidRequest(`Invalid value for '${param}': ${describe(value)} matches none of the accepted forms.`, param, 'invalid_value');
+      return invalidRequest(`Invalid value for '${param}': ${describe(value)} matches none of the accepted forms.`, param, Codes.invalidValue);
     }
     case 'invalid_value':
       return invalidRequest(
         `Invalid value: '${String(value)}'. Supported values are: ${quoteList(issue.values)}.`,
         param,
-        'invalid_value',
+        Codes.invalidValue,
       );
     case 'too_big':
     case 'too_small': {
@@ -123,37 +124,37 @@ function issueError(issue: z.core.$ZodIssue, input: unknown): ApiError {
         return invalidRequest(
           `Invalid '${param}': string too ${above ? 'long' : 'short'}. Expected a string with ${above ? 'maximum' : 'minimum'} length ${String(limit)}, but got a string with length ${len} instead.`,
           param,
-          above ? 'string_above_max_length' : 'string_below_min_length',
+          above ? Codes.stringAboveMaxLength : Codes.stringBelowMinLength,
         );
       }
       if (issue.origin === 'array') {
         return invalidRequest(
           `Invalid '${param}': array too ${above ? 'long' : 'short'}. Expected an array with ${above ? 'maximum' : 'minimum'} length ${String(limit)}.`,
           param,
-          above ? 'array_above_max_length' : 'array_below_min_length',
+          above ? Codes.arrayAboveMaxLength : Codes.arrayBelowMinLength,
         );
       }
       const kind = Number.isInteger(value) ? 'integer' : 'decimal';
       return invalidRequest(
         `Invalid '${param}': ${kind} ${above ? 'above maximum' : 'below minimum'} value. Expected a value ${above ? '<=' : '>='} ${String(limit)}, but got ${String(value)} instead.`,
         param,
-        `${kind}_${above ? 'above_max' : 'below_min'}_value`,
+        kind === 'integer' ? (above ? Codes.integerAboveMaxValue : Codes.integerBelowMinValue) : above ? Codes.decimalAboveMaxValue : Codes.decimalBelowMinValue,
       );
     }
     case 'custom': {
       if (issue.message.startsWith('UNSUPPORTED:'))
-        return invalidRequest(`Unsupported parameter: '${param}'. ${issue.message.slice(12)}`, param, 'unsupported_parameter');
+        return invalidRequest(`Unsupported parameter: '${param}'. ${issue.message.slice(12)}`, param, Codes.unsupportedParameter);
       if (issue.message === 'METADATA_KEYS') {
         const n = value && typeof value === 'object' ? Object.keys(value).length : 0;
         return invalidRequest(
           `Invalid '${param}': too many properties. Expected an object with at most 16 properties, but got an object with ${n} properties instead.`,
           param,
-          'object_above_max_properties',
+          Codes.objectAboveMaxProperties,
         );
       }
-      return invalidRequest(`Invalid '${param}': ${issue.message}`, param, 'invalid_value');
+      return invalidRequest(`Invalid '${param}': ${issue.message}`, param, Codes.invalidValue);
     }
     default:
-      return invalidRequest(`Invalid '${param}': ${issue.message}`, param || null, 'invalid_value');
+      return invalidRequest(`Invalid '${param}': ${issue.message}`, param || null, Codes.invalidValue);
   }
 }

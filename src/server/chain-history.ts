@@ -8,6 +8,7 @@ import { builtinCallAsConversation } from './builtin-calls';
 import { TERMINAL_STATUSES } from '../protocol/response-object';
 import type { ResponseStore } from '../store/response-store';
 import { invalidRequest, notFound } from '../shared/api-error';
+import { Codes } from '../shared/error-codes';
 
 /** Items of the whole chain ending at `previousId`, oldest first. */
 export async function chainItems(store: ResponseStore, previousId: string | null | undefined): Promise<StoredItem[]> {
@@ -18,13 +19,13 @@ export async function chainItems(store: ResponseStore, previousId: string | null
     const response = await store.get(id);
     if (!response)
       throw first
-        ? notFound(`Previous response with id '${id}' not found.`, 'previous_response_id', 'previous_response_not_found')
-        : notFound(`Response '${id}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', 'previous_response_not_found');
+        ? notFound(`Previous response with id '${id}' not found.`, 'previous_response_id', Codes.previousResponseNotFound)
+        : notFound(`Response '${id}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
     if (first && !TERMINAL_STATUSES.has(response.status))
       throw invalidRequest(
         `Previous response with id '${id}' is still ${response.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
         'previous_response_id',
-        'previous_response_in_progress',
+        Codes.previousResponseInProgress,
       );
     turns.unshift([...(await store.inputItems(id)), ...response.output]);
     id = response.previous_response_id;
@@ -69,6 +70,6 @@ export function checkToolOutputs(history: StoredItem[], input: StoredItem[]): vo
   const calls = new Set([...history, ...input].flatMap((i) => (i.type === 'function_call' ? [i.call_id] : [])));
   input.forEach((item, i) => {
     if (item.type === 'function_call_output' && !calls.has(item.call_id))
-      throw invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, `input[${i}].call_id`, 'invalid_value');
+      throw invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, `input[${i}].call_id`, Codes.invalidValue);
   });
 }

@@ -2,6 +2,7 @@
  * One engine generates one response at a time; the rest wait here, first in, first out.
  * Leaving the queue (cancel, delete, client gone) is aborting the signal passed to `acquire`.
  */
+import { abortReason } from '../shared/abort';
 export class EngineQueue {
   private busy = false;
   private waiting: Array<{ grant: () => void }> = [];
@@ -12,7 +13,7 @@ export class EngineQueue {
 
   /** Resolves with a release function once it is this caller's turn; rejects if `signal` aborts first. */
   acquire(signal: AbortSignal): Promise<() => void> {
-    if (signal.aborted) return Promise.reject(signal.reason);
+    if (signal.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
       const entry = {
         grant: () => {
@@ -28,7 +29,7 @@ export class EngineQueue {
       };
       const onAbort = () => {
         this.waiting = this.waiting.filter((w) => w !== entry);
-        reject(signal.reason);
+        reject(abortReason(signal));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(entry);

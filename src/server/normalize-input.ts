@@ -6,6 +6,7 @@ import type { InputItem } from '../protocol/input-item-schemas';
 import type { StoredItem } from '../protocol/output-items';
 import { invalidRequest, notFound } from '../shared/api-error';
 import { newId } from '../shared/ids';
+import { Codes } from '../shared/error-codes';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 
@@ -27,7 +28,7 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem): Pr
         const content = parts.map((part, j) => {
           if (part.type === 'input_text' || part.type === 'output_text') return { type: 'output_text' as const, text: part.text, annotations: [] };
           if (part.type === 'refusal') return part;
-          throw invalidRequest(`Invalid content part in an assistant message: '${part.type}'. Use 'output_text' or 'refusal'.`, `input[${i}].content[${j}].type`, 'invalid_value');
+          throw invalidRequest(`Invalid content part in an assistant message: '${part.type}'. Use 'output_text' or 'refusal'.`, `input[${i}].content[${j}].type`, Codes.invalidValue);
         });
         return { type: 'message', id, role: 'assistant', status: 'completed', content };
       }
@@ -37,7 +38,7 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem): Pr
         throw invalidRequest(
           `Invalid content part in a ${item.role} message: '${part.type}'. Use 'input_text' or 'input_image'.`,
           `input[${i}].content[${j}].type`,
-          'invalid_value',
+          Codes.invalidValue,
         );
       });
       return { type: 'message', id, role: item.role, status: 'completed', content };
@@ -63,7 +64,7 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem): Pr
       return { type: 'reasoning', id: item.id ?? newId('rs'), summary: item.summary, content: item.content ?? [], status: 'completed' };
     case 'item_reference': {
       const found = await findItem(item.id);
-      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, 'item_not_found');
+      if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);
       return found;
     }
   }

@@ -22,8 +22,10 @@ import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './bui
 import { citationsFor } from './citations';
 import { toConversation } from './chain-history';
 import type { ToolPorts } from './tool-ports';
+import { Codes } from '../shared/error-codes';
+import { stopReasonOf, Stopped, type StopReason } from '../shared/abort';
 
-export type StopReason = 'cancel' | 'delete' | 'disconnect' | 'shutdown';
+export type { StopReason };
 
 export interface RunContext {
   request: CreateResponseRequest;
@@ -87,11 +89,11 @@ export class ResponseRun {
   }
 
   stop(reason: StopReason): void {
-    if (!this.controller.signal.aborted) this.controller.abort(reason);
+    if (!this.controller.signal.aborted) this.controller.abort(new Stopped(reason));
   }
 
   private get stopReason(): StopReason | null {
-    return this.controller.signal.aborted ? (this.controller.signal.reason as StopReason) : null;
+    return stopReasonOf(this.controller.signal);
   }
 
   private emit(event: UnsequencedEvent): StreamEvent {
@@ -143,7 +145,7 @@ export class ResponseRun {
     } catch (err) {
       if (signal.aborted) return this.finish(this.stopped());
       const data = toApiErrorData(err);
-      return this.finish({ status: 'failed', error: { code: 'server_error', message: data.message } });
+      return this.finish({ status: 'failed', error: { code: Codes.serverError, message: data.message } });
     } finally {
       release();
     }
@@ -158,7 +160,7 @@ export class ResponseRun {
       case 'delete':
         return { status: 'cancelled', deleted: true };
       default:
-        return { status: 'failed', error: { code: 'server_error', message: INTERRUPTED } };
+        return { status: 'failed', error: { code: Codes.serverError, message: INTERRUPTED } };
     }
   }
 

@@ -20,6 +20,7 @@ import { listInputItems } from './routes/list-input-items';
 import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
 import { modelTable, type ServerState } from './server-state';
+import { Codes } from '../shared/error-codes';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;
@@ -100,13 +101,13 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
             throw new ApiError({
               status: 405,
               type: 'invalid_request_error',
-              code: 'method_not_allowed',
+              code: Codes.methodNotAllowed,
               param: null,
               message: `Method ${request.method} is not allowed on ${url.pathname}. Allowed: ${Object.keys(route.methods).join(', ')}.`,
             });
           return await handler(state, request, url, match.slice(1).map(decodeURIComponent));
         }
-        throw new ApiError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', param: null, message: `Invalid URL (${request.method} ${url.pathname})` });
+        throw new ApiError({ status: 404, type: 'invalid_request_error', code: Codes.unknownUrl, param: null, message: `Invalid URL (${request.method} ${url.pathname})` });
       } catch (err) {
         return errorResponse(err);
       }

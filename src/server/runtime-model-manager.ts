@@ -5,6 +5,7 @@
 import { notFound } from '../shared/api-error';
 import type { LoadProgress } from '../engine/engine';
 import type { DeviceStatus, EngineModels, ModelManager, RuntimeStatusReport } from './model-manager';
+import { Codes } from '../shared/error-codes';
 
 export class RuntimeModelManager implements ModelManager {
   constructor(
@@ -35,7 +36,7 @@ export class RuntimeModelManager implements ModelManager {
   private owner(id: string): EngineModels {
     const owner = this.engines.find((e) => e.has(id));
     // Served by an engine without downloads (the scripted test model), or not served at all.
-    if (!owner) throw notFound(`The model '${id}' has nothing to download or delete: it is not one of this runtime's downloadable models.`, 'model', 'model_not_found');
+    if (!owner) throw notFound(`The model '${id}' has nothing to download or delete: it is not one of this runtime's downloadable models.`, 'model', Codes.modelNotFound);
     return owner;
   }
 }

@@ -7,6 +7,7 @@ import { EngineQueue } from './engine-queue';
 import type { ResponseRun } from './response-run';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
+import { Codes } from '../shared/error-codes';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -49,6 +50,6 @@ export function modelTable(engines: Engine[], formats: Record<string, ChatFormat
 
 export function lookupModel(state: ServerState, id: string): ServedModel {
   const model = state.models.get(id);
-  if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', 'model_not_found');
+  if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
   return model;
 }

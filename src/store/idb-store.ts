@@ -5,6 +5,7 @@ import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-obj
 import type { StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
 import type { ResponseStore } from './response-store';
+import { Codes } from '../shared/error-codes';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */
@@ -123,7 +124,7 @@ class IdbStore implements ResponseStore {
       const response: ResponseObject = {
         ...r.response,
         status: 'failed',
-        error: { code: 'server_error', message },
+        error: { code: Codes.serverError, message },
         output: r.response.output.map((item) => ({ ...item, status: 'incomplete' as const })),
       };
       await tx.store.put(row(response, now));

@@ -2,6 +2,7 @@ import { pacedBatches } from '../shared/paced-batches';
 import { whenLockReleased } from './lifetime-lock';
 import { transportError } from './transport-error';
 import type { HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
+import { Codes } from '../shared/error-codes';
 
 export type RequestHandler = (request: Request) => Promise<Response>;
 
@@ -70,7 +71,7 @@ async function serveOne(message: RequestMessage, handler: RequestHandler, peers:
     response = await handler(toRequest(message.request, controller.signal));
   } catch (error) {
     // The server maps its own errors to HTTP; reaching here means it threw outright.
-    post({ type: 'fail', error: transportError('runtime_error', describe(error)) });
+    post({ type: 'fail', error: transportError(Codes.runtimeError, describe(error)) });
     finish();
     return;
   }
@@ -128,7 +129,7 @@ async function serveOne(message: RequestMessage, handler: RequestHandler, peers:
     }
     post({ type: 'end' });
   } catch (error) {
-    if (!controller.signal.aborted) post({ type: 'fail', error: transportError('stream_error', describe(error)) });
+    if (!controller.signal.aborted) post({ type: 'fail', error: transportError(Codes.streamError, describe(error)) });
   } finally {
     finish();
   }

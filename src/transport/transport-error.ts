@@ -1,11 +1,12 @@
 import type { TransportErrorData } from './wire';
+import { Codes, type ErrorCode } from '../shared/error-codes';
 
 /**
  * Responses for failures of the transport itself (no runtime, runtime crashed, runtime
  * failed to start). Everything the server answers is shaped by the server; these are the
  * only errors the HTTP edge makes up, in OpenAI's error shape so SDKs surface them.
  */
-export function transportError(code: string, message: string): TransportErrorData {
+export function transportError(code: ErrorCode, message: string): TransportErrorData {
   return { type: 'server_error', code, message, param: null };
 }
 
@@ -20,6 +21,6 @@ export function transportErrorResponse(status: number, error: TransportErrorData
 export function runtimeUnavailable(appUrl: string, why = 'No local runtime is running.'): Response {
   return transportErrorResponse(
     503,
-    transportError('runtime_unavailable', `${why} Open the app (${appUrl}) in a tab to start it.`),
+    transportError(Codes.runtimeUnavailable, `${why} Open the app (${appUrl}) in a tab to start it.`),
   );
 }

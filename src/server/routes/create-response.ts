@@ -15,11 +15,12 @@ import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { readJsonBody } from './read-json';
+import { Codes } from '../../shared/error-codes';
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
   const body = await readJsonBody(httpRequest);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalidRequest('The request body must be a JSON object.', null, 'invalid_type');
+    throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
   const parsed = CreateResponseRequest.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, body);
   const request = parsed.data;
@@ -27,7 +28,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   const background = request.background ?? false;
   const store = request.store ?? true;
   if (background && !store)
-    throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', 'invalid_value');
+    throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
   const model = lookupModel(state, request.model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);
@@ -35,7 +36,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   const history = await chainItems(state.store, request.previous_response_id);
   const input = await normalizeInput(request.input, (id) => state.store.findItem(id));
   if (history.length === 0 && input.length === 0)
-    throw invalidRequest("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
+    throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
   const conversation = toConversation([...history, ...input]);
 
@@ -53,7 +54,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
       'input',
-      'context_length_exceeded',
+      Codes.contextLengthExceeded,
     );
 
   const status = background || !model.queue.idle ? 'queued' : 'in_progress';
@@ -98,9 +99,9 @@ function checkToolChoice(request: CreateResponseRequest): void {
   const names = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   if (choice === 'required' && (request.tools ?? []).length > 0) return;
   if (choice === 'required' && names.size === 0)
-    throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', 'invalid_value');
+    throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
   if (typeof choice === 'object' && !names.has(choice.name))
-    throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', 'invalid_value');
+    throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
 }
 
 /** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
@@ -110,10 +111,10 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
   tools.forEach((tool, i) => {
     if (tool.type === 'code_interpreter') {
       if (!state.tools.codeInterpreter)
-        throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, 'unsupported_tool');
+        throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, Codes.unsupportedTool);
       builtinNames.add('python');
     } else if (isWebSearch(tool)) {
-      if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, 'unsupported_tool');
+      if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
       ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
     }
   });
@@ -122,7 +123,7 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
       throw invalidRequest(
         `Function name '${tool.name}' is reserved by an enabled builtin tool; rename the function.`,
         `tools[${i}].name`,
-        'invalid_value',
+        Codes.invalidValue,
       );
   });
 }

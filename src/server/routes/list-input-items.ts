@@ -2,19 +2,20 @@
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import type { ServerState } from '../server-state';
+import { Codes } from '../../shared/error-codes';
 
 export async function listInputItems(state: ServerState, id: string, url: URL): Promise<Response> {
   const params = url.searchParams;
   const order = params.get('order') ?? 'desc';
   if (order !== 'asc' && order !== 'desc')
-    throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', 'invalid_value');
+    throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', Codes.invalidValue);
   const rawLimit = params.get('limit');
   const limit = rawLimit === null ? 20 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    throw invalidRequest(`Invalid 'limit': expected an integer between 1 and 100, got '${rawLimit}'.`, 'limit', 'invalid_value');
+    throw invalidRequest(`Invalid 'limit': expected an integer between 1 and 100, got '${rawLimit}'.`, 'limit', Codes.invalidValue);
   const unsupportedInclude = params.getAll('include').find((v) => v !== 'code_interpreter_call.outputs');
   if (unsupportedInclude !== undefined)
-    throw invalidRequest(`Invalid value: '${unsupportedInclude}'. Supported values are: 'code_interpreter_call.outputs'.`, 'include', 'invalid_value');
+    throw invalidRequest(`Invalid value: '${unsupportedInclude}'. Supported values are: 'code_interpreter_call.outputs'.`, 'include', Codes.invalidValue);
 
   if (!state.runs.has(id) && !(await state.store.get(id))) throw notFound(`Response with id '${id}' not found.`, null, null);
   let items: StoredItem[] = await state.store.inputItems(id);
@@ -23,7 +24,7 @@ export async function listInputItems(state: ServerState, id: string, url: URL): 
   const after = params.get('after');
   if (after !== null) {
     const at = items.findIndex((item) => item.id === after);
-    if (at === -1) throw invalidRequest(`Invalid 'after': no input item with id '${after}' in this response.`, 'after', 'invalid_value');
+    if (at === -1) throw invalidRequest(`Invalid 'after': no input item with id '${after}' in this response.`, 'after', Codes.invalidValue);
     items = items.slice(at + 1);
   }
   const page = items.slice(0, limit);

@@ -7,10 +7,11 @@ import { encodeSseEvent, SSE_DONE } from '../../protocol/sse';
 import { errorBody } from '../../protocol/error-response';
 import { ApiError, toApiErrorData } from '../../shared/api-error';
 import { lookupModel, type ServerState } from '../server-state';
+import { Codes } from '../../shared/error-codes';
 
 function manager(state: ServerState) {
   if (!state.modelManager)
-    throw new ApiError({ status: 404, type: 'invalid_request_error', code: 'unknown_url', param: null, message: 'Model management is not available in this runtime.' });
+    throw new ApiError({ status: 404, type: 'invalid_request_error', code: Codes.unknownUrl, param: null, message: 'Model management is not available in this runtime.' });
   return state.modelManager;
 }
 

@@ -4,6 +4,7 @@
  */
 import { notFound } from '../../shared/api-error';
 import type { ServedModel, ServerState } from '../server-state';
+import { Codes } from '../../shared/error-codes';
 
 function modelObject(model: ServedModel, state: ServerState) {
   const { info, engine } = model;
@@ -31,6 +32,6 @@ export function listModels(state: ServerState): Response {
 
 export function retrieveModel(state: ServerState, id: string): Response {
   const model = state.models.get(id);
-  if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', 'model_not_found');
+  if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
   return Response.json(modelObject(model, state));
 }

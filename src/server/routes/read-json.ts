@@ -1,5 +1,6 @@
 /** Reads a JSON request body, with OpenAI's errors for the wrong content type or malformed JSON. */
 import { invalidRequest } from '../../shared/api-error';
+import { Codes } from '../../shared/error-codes';
 
 export async function readJsonBody(request: Request): Promise<unknown> {
   const type = request.headers.get('content-type') ?? '';
@@ -7,7 +8,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw invalidRequest(
       `Invalid Content-Type header (${type || 'none'}): send the request body as JSON with 'Content-Type: application/json'.`,
       null,
-      'invalid_content_type',
+      Codes.invalidContentType,
     );
   const text = await request.text();
   try {
@@ -16,7 +17,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw invalidRequest(
       "We could not parse the JSON body of your request. The API expects a JSON payload, but what was sent was not valid JSON.",
       null,
-      'invalid_json',
+      Codes.invalidJson,
     );
   }
 }

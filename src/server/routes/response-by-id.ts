@@ -4,6 +4,7 @@ import { invalidRequest, notFound } from '../../shared/api-error';
 import type { ServerState } from '../server-state';
 import { includesFromQuery, presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
+import { Codes } from '../../shared/error-codes';
 
 function missing(id: string) {
   return notFound(`Response with id '${id}' not found.`, null, null);
@@ -21,7 +22,7 @@ async function current(state: ServerState, id: string): Promise<ResponseObject> 
 export async function retrieveResponse(state: ServerState, id: string, url: URL, signal: AbortSignal): Promise<Response> {
   const stream = url.searchParams.get('stream');
   if (stream !== null && stream !== 'true' && stream !== 'false')
-    throw invalidRequest(`Invalid value for 'stream': expected 'true' or 'false', got '${stream}'.`, 'stream', 'invalid_value');
+    throw invalidRequest(`Invalid value for 'stream': expected 'true' or 'false', got '${stream}'.`, 'stream', Codes.invalidValue);
   const include = includesFromQuery(url);
   const response = await current(state, id);
   if (stream !== 'true') return Response.json(presentResponse(response, include));
@@ -29,7 +30,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   const rawAfter = url.searchParams.get('starting_after');
   const after = rawAfter === null ? -1 : Number(rawAfter);
   if (!Number.isInteger(after) || after < -1)
-    throw invalidRequest(`Invalid 'starting_after': expected a non-negative integer, got '${rawAfter}'.`, 'starting_after', 'invalid_value');
+    throw invalidRequest(`Invalid 'starting_after': expected a non-negative integer, got '${rawAfter}'.`, 'starting_after', Codes.invalidValue);
   // The live log holds every event of a running response from 0, so it alone is exact;
   // a finished one replays from storage (it was persisted before the run left the table).
   const run = state.runs.get(id);
@@ -39,7 +40,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
     throw invalidRequest(
       `Response '${id}' has no event log to stream: only streamed or background responses keep one, and logs of finished responses are pruned after a while. Retrieve it without stream=true.`,
       'stream',
-      'no_event_log',
+      Codes.noEventLog,
     );
   return sseResponse(presentEvents(fromArray(events), include));
 }

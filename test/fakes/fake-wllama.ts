@@ -5,7 +5,7 @@
  * token (`''` for EOS), a last chunk with `finish_reason` + `usage` + `timings`, and the
  * abort signal checked before each chunk (an `AbortError` after at most one more token).
  */
-import type { WllamaCacheEntry, WllamaCacheLike, WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from './wllama-like';
+import type { WllamaCacheEntry, WllamaCacheLike, WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from '../../src/engine/wllama-like';
 
 export interface FakeLoadScript {
   /** Download progress events to send, in bytes (default: one event at 100%). */

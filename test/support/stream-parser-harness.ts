@@ -4,7 +4,7 @@
  * events never depend on the chunking — the invariant every `StreamParser` keeps.
  */
 import { expect } from 'vitest';
-import type { ParseEvent, StreamParser } from './chat-format';
+import type { ParseEvent, StreamParser } from '../../src/chat/chat-format';
 
 export interface Run {
   events: ParseEvent[];

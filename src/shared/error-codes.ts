@@ -1,0 +1,52 @@
+/**
+ * The one catalogue of error codes this runtime answers with (`error.code` in OpenAI's
+ * error shape, and a failed response's `error.code`). Throw sites name a code from here,
+ * so a code is spelled once and a client can rely on the list. OpenAI's own codes keep
+ * OpenAI's spelling; the rest say what a person can do about them (see the messages).
+ */
+export const Codes = {
+  // Request validation (OpenAI's names).
+  invalidValue: 'invalid_value',
+  invalidType: 'invalid_type',
+  invalidJson: 'invalid_json',
+  invalidContentType: 'invalid_content_type',
+  stringAboveMaxLength: 'string_above_max_length',
+  stringBelowMinLength: 'string_below_min_length',
+  arrayAboveMaxLength: 'array_above_max_length',
+  arrayBelowMinLength: 'array_below_min_length',
+  integerAboveMaxValue: 'integer_above_max_value',
+  integerBelowMinValue: 'integer_below_min_value',
+  decimalAboveMaxValue: 'decimal_above_max_value',
+  decimalBelowMinValue: 'decimal_below_min_value',
+  objectAboveMaxProperties: 'object_above_max_properties',
+  missingRequiredParameter: 'missing_required_parameter',
+  unknownParameter: 'unknown_parameter',
+  unsupportedParameter: 'unsupported_parameter',
+  invalidJsonSchema: 'invalid_json_schema',
+  contextLengthExceeded: 'context_length_exceeded',
+  unsupportedTool: 'unsupported_tool',
+  // Routing and lookups.
+  unknownUrl: 'unknown_url',
+  methodNotAllowed: 'method_not_allowed',
+  modelNotFound: 'model_not_found',
+  itemNotFound: 'item_not_found',
+  previousResponseNotFound: 'previous_response_not_found',
+  previousResponseInProgress: 'previous_response_in_progress',
+  noEventLog: 'no_event_log',
+  // The runtime and its engines.
+  serverError: 'server_error',
+  runtimeError: 'runtime_error',
+  runtimeUnavailable: 'runtime_unavailable',
+  streamError: 'stream_error',
+  engineError: 'engine_error',
+  webgpuUnavailable: 'webgpu_unavailable',
+  wasmUnsupported: 'wasm_unsupported',
+  gpuOutOfMemory: 'gpu_out_of_memory',
+  outOfMemory: 'out_of_memory',
+  deviceLost: 'device_lost',
+  quotaExceeded: 'quota_exceeded',
+  modelDownloadFailed: 'model_download_failed',
+  modelLoadFailed: 'model_load_failed',
+} as const;
+
+export type ErrorCode = (typeof Codes)[keyof typeof Codes];
