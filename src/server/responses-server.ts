@@ -10,7 +10,8 @@ import type { ChatFormat } from '../chat/chat-format';
 import type { Engine } from '../engine/engine';
 import { errorResponse } from '../protocol/error-response';
 import type { ResponseStore } from '../store/response-store';
-import { ApiError } from '../shared/api-error';
+import { ApiError, describeError } from '../shared/api-error';
+import { HeldWritesStore } from '../store/held-writes-store';
 import { INTERRUPTED } from './response-run';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
@@ -75,7 +76,8 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
 export async function createResponsesServer(options: ResponsesServerOptions): Promise<ResponsesServer> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const state: ServerState = {
-    store: options.store,
+    // Writes refused for lack of space are held in memory, so no accepted response loses its end.
+    store: new HeldWritesStore(options.store),
     runs: new Map(),
     models: modelTable(options.engines, options.formats),
     now,
@@ -85,9 +87,12 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
   };
-  // Whatever an earlier runtime left running can never finish now.
-  await state.store.failUnfinished(INTERRUPTED, now());
-  await state.store.pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600));
+  // Whatever an earlier runtime left running can never finish now. Neither step may keep
+  // the runtime from starting: with storage full (or a row it cannot write) reads still work.
+  await state.store.failUnfinished(INTERRUPTED, now()).catch((err: unknown) => console.error(`Could not mark interrupted responses failed at start: ${describeError(err)}`));
+  await state.store
+    .pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600))
+    .catch((err: unknown) => console.error(`Could not prune old event logs at start: ${describeError(err)}`));
 
   return {
     async fetch(request) {

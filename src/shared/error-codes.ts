@@ -45,6 +45,8 @@ export const Codes = {
   outOfMemory: 'out_of_memory',
   deviceLost: 'device_lost',
   quotaExceeded: 'quota_exceeded',
+  /** IndexedDB refused a write: the origin's storage is full. */
+  storageFull: 'storage_full',
   modelDownloadFailed: 'model_download_failed',
   modelLoadFailed: 'model_load_failed',
 } as const;

@@ -34,9 +34,19 @@ export interface LocalClient {
   checked(): Promise<void>;
 }
 
-export async function localClient(options: { dbName?: string; tools?: ToolPorts; maxToolRounds?: number; engine?: Engine } = {}): Promise<LocalClient> {
+export interface LocalClientOptions {
+  dbName?: string;
+  tools?: ToolPorts;
+  maxToolRounds?: number;
+  engine?: Engine;
+  /** Puts a fake in front of the real (fake-indexeddb) store, e.g. one whose disk is full. */
+  wrapStore?: (store: ResponseStore) => ResponseStore;
+}
+
+export async function localClient(options: LocalClientOptions = {}): Promise<LocalClient> {
   const dbName = options.dbName ?? `test-${process.pid}-${Date.now()}-${counter++}`;
-  const store = await openIdbStore({ name: dbName });
+  const opened = await openIdbStore({ name: dbName });
+  const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const server = await createResponsesServer({
     store,
     engines: [options.engine ?? new ScriptedEngine()],
