@@ -12,7 +12,7 @@ import type { CreateResponseRequest } from '../protocol/create-request';
 import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
-import { toApiErrorData } from '../shared/api-error';
+import { describeError, toApiErrorData } from '../shared/api-error';
 import { pacedBatches } from '../shared/paced-batches';
 import type { EngineQueue } from './engine-queue';
 import { LiveLog } from './live-log';
@@ -342,7 +342,7 @@ const TERMINAL_EVENT: Partial<Record<ResponseStatus, 'response.completed' | 'res
 
 /** Storage failing (quota, closed database) must not take the run down with it; it is logged. */
 function reportPersistFailure(id: string, err: unknown): void {
-  console.error(`Could not persist response ${id} to IndexedDB:`, err);
+  console.error(`Could not persist response ${id} to IndexedDB: ${describeError(err)}`);
 }
 
 function textOf(output: ResponseObject['output']): string {

@@ -2,7 +2,8 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-object';
-import type { StreamEvent } from '../protocol/stream-events';
+import { replayOutput } from '../protocol/replay-output';
+import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
 import type { ResponseStore } from './response-store';
 import { Codes } from '../shared/error-codes';
@@ -116,18 +117,31 @@ class IdbStore implements ResponseStore {
     return rows.at(-1)?.item;
   }
 
+  /**
+   * The output a cut-off response keeps is what its event log recorded (flushed while the
+   * model generated; the stored snapshot is older), and its log gains the terminal
+   * `response.failed`, so a client resuming the stream sees how it ended.
+   */
   async failUnfinished(message: string, now: number): Promise<string[]> {
-    const tx = this.db.transaction('responses', 'readwrite');
-    const index = tx.store.index('by-status');
+    const tx = this.db.transaction(['responses', 'events'], 'readwrite');
+    const index = tx.objectStore('responses').index('by-status');
     const rows = [...(await index.getAll('queued')), ...(await index.getAll('in_progress'))];
     for (const r of rows) {
+      const log = (await tx.objectStore('events').getAll(IDBKeyRange.bound([r.id, -Infinity], [r.id, Infinity]))).map((e) => e.event);
+      const replayed = log.length > 0 ? replayOutput(log) : [];
+      const output = replayed.length >= r.response.output.length ? replayed : r.response.output;
       const response: ResponseObject = {
         ...r.response,
         status: 'failed',
         error: { code: Codes.serverError, message },
-        output: r.response.output.map((item) => ({ ...item, status: 'incomplete' as const })),
+        output: output.map((item) => (item.status === 'completed' ? item : { ...item, status: 'incomplete' as const })),
       };
-      await tx.store.put(row(response, now));
+      await tx.objectStore('responses').put(row(response, now));
+      const last = log.at(-1);
+      if (last && !TERMINAL_EVENT_TYPES.has(last.type)) {
+        const terminal: StreamEvent = { type: 'response.failed', sequence_number: last.sequence_number + 1, response };
+        await tx.objectStore('events').put({ response_id: r.id, sequence_number: terminal.sequence_number, event: terminal });
+      }
     }
     await tx.done;
     return rows.map((r) => r.id);

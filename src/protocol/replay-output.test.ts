@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { closeAndCheck, localClient, script, type LocalClient } from '../../test/support/local-client';
-import type { StreamEvent } from '../protocol/stream-events';
+import type { StreamEvent } from './stream-events';
 import { replayOutput } from './replay-output';
 
 let local: LocalClient;

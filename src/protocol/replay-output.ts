@@ -7,8 +7,8 @@
  * Pure: events in, items out. Items the log finished (`response.output_item.done`) are as
  * they were sent; items still open are rebuilt from their deltas and marked `incomplete`.
  */
-import type { OutputItem } from '../protocol/output-items';
-import type { StreamEvent } from '../protocol/stream-events';
+import type { OutputItem } from './output-items';
+import type { StreamEvent } from './stream-events';
 
 export function replayOutput(events: readonly StreamEvent[]): OutputItem[] {
   const items: OutputItem[] = [];
