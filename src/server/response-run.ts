@@ -14,7 +14,7 @@ import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
 import { describeError, toApiErrorData } from '../shared/api-error';
 import { pacedBatches } from '../shared/paced-batches';
-import type { EngineQueue } from './engine-queue';
+import type { QueuePlace } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
 import { BUILTIN_BY_NAME } from './builtin-functions';
@@ -31,7 +31,8 @@ export interface RunContext {
   request: CreateResponseRequest;
   engine: Engine;
   format: ChatFormat;
-  queue: EngineQueue;
+  /** This response's place in its engine's line, taken when its status was decided. */
+  place: QueuePlace;
   conversation: ConversationItem[];
   /** Tools described to the model (none when `tool_choice` is `none`). */
   tools: ToolSpec[];
@@ -122,14 +123,13 @@ export class ResponseRun {
   }
 
   private async execute(): Promise<ResponseObject> {
-    const { queue } = this.ctx;
     const signal = this.controller.signal;
     this.emitLifecycle('response.created');
     if (this.response.status === 'queued') this.emitLifecycle('response.queued');
 
     let release: (() => void) | null = null;
     try {
-      release = await queue.acquire(signal);
+      release = await this.ctx.place.take(signal);
     } catch {
       return this.finish(this.stopped());
     }

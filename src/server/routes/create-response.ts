@@ -57,16 +57,24 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
       Codes.contextLengthExceeded,
     );
 
-  const status = background || !model.queue.idle ? 'queued' : 'in_progress';
+  // The place in line is taken now, before any await: a request that has to wait is
+  // `queued` (and says so with response.queued) even when many arrive at once.
+  const place = model.queue.reserve();
+  const status = background || !place.first ? 'queued' : 'in_progress';
   const initial = initialResponse(newId('resp'), request, status, state.now());
-  if (store) await state.store.create(initial, input);
+  try {
+    if (store) await state.store.create(initial, input);
+  } catch (err) {
+    place.leave();
+    throw err;
+  }
 
   const streaming = request.stream ?? false;
   const run = new ResponseRun(initial, {
     request,
     engine: model.engine,
     format: model.format,
-    queue: model.queue,
+    place,
     conversation,
     tools,
     rendered,
