@@ -16,6 +16,8 @@ import { INTERRUPTED } from './response-run';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
+import { listStoredResponses, prune, pruneNow, storageSummary } from './routes/local-storage';
+import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { createResponse } from './routes/create-response';
 import { listInputItems } from './routes/list-input-items';
 import { listModels, retrieveModel } from './routes/models';
@@ -44,6 +46,8 @@ export interface ResponsesServerOptions {
    * `/v1/models` marks its models `recommended`. Clients may still choose any model.
    */
   preferredEngine?: string;
+  /** How long stored responses are kept (default: 90 days, 200 MB; see retention.ts). */
+  retention?: RetentionPolicy;
 }
 
 export interface ResponsesServer {
@@ -69,6 +73,9 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
   { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
   { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
   { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },
+  { pattern: /^\/v1\/local\/responses$/, methods: { GET: (s, _r, u) => listStoredResponses(s, u) } },
+  { pattern: /^\/v1\/local\/storage$/, methods: { GET: (s) => storageSummary(s) } },
+  { pattern: /^\/v1\/local\/storage\/prune$/, methods: { POST: (s) => pruneNow(s) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)\/load$/, methods: { POST: (s, r, _u, [id]) => loadModel(s, id!, r.signal) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
 ];
@@ -84,6 +91,8 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     flushMs: options.flushMs ?? 50,
     tools: options.tools ?? {},
     maxToolRounds: options.maxToolRounds ?? 8,
+    retention: options.retention ?? DEFAULT_RETENTION,
+    retentionRanAt: 0,
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
   };
@@ -93,6 +102,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
   await state.store
     .pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600))
     .catch((err: unknown) => console.error(`Could not prune old event logs at start: ${describeError(err)}`));
+  await prune(state).catch((err: unknown) => console.error(`Could not apply the retention policy at start: ${describeError(err)}`));
 
   return {
     async fetch(request) {

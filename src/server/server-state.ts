@@ -7,6 +7,7 @@ import { EngineQueue } from './engine-queue';
 import type { ResponseRun } from './response-run';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
+import type { RetentionPolicy } from './retention';
 import { Codes } from '../shared/error-codes';
 
 export interface ServedModel {
@@ -30,6 +31,10 @@ export interface ServerState {
   modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds allowed per response before it ends `incomplete`. */
   maxToolRounds: number;
+  /** How long stored responses are kept (see retention.ts). */
+  retention: RetentionPolicy;
+  /** When retention last ran (ms, `Date.now()`), so finishing responses prune at most once a minute. */
+  retentionRanAt: number;
   /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
   preferredEngine?: string;
 }

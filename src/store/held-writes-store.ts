@@ -128,6 +128,10 @@ export class HeldWritesStore implements ResponseStore {
     return this.#serial(() => this.#inner.failUnfinished(message, now));
   }
 
+  listStored() {
+    return this.#inner.listStored();
+  }
+
   pruneEventLogs(finishedBefore: number): Promise<number> {
     return this.#serial(() => this.#inner.pruneEventLogs(finishedBefore));
   }

@@ -24,6 +24,12 @@ export interface ResponseRow {
   status: ResponseObject['status'];
   /** Unix seconds when the response reached a terminal status; absent while it runs. */
   finished_at?: number;
+  /**
+   * When the row was created (ms, sub-ms precision), kept across saves: orders responses
+   * created within the same second (`created_at` is whole seconds). Absent on rows
+   * written before it existed; they sort by `created_at` alone.
+   */
+  stored_at?: number;
   response: ResponseObject;
 }
 

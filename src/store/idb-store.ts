@@ -5,7 +5,7 @@ import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-obj
 import { replayOutput } from '../protocol/replay-output';
 import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
-import type { ResponseStore } from './response-store';
+import type { ResponseStore, StoredSummary } from './response-store';
 import { Codes } from '../shared/error-codes';
 
 export interface IdbStoreOptions {
@@ -24,10 +24,11 @@ export async function openIdbStore(options: IdbStoreOptions = {}): Promise<Respo
   return new IdbStore(db);
 }
 
-function row(response: ResponseObject, now?: number): ResponseRow {
+function row(response: ResponseObject, now?: number, storedAt?: number): ResponseRow {
   const terminal = TERMINAL_STATUSES.has(response.status);
   return {
     id: response.id,
+    ...(storedAt !== undefined ? { stored_at: storedAt } : {}),
     status: response.status,
     ...(terminal ? { finished_at: response.completed_at ?? now ?? Math.floor(Date.now() / 1000) } : {}),
     response,
@@ -40,7 +41,7 @@ class IdbStore implements ResponseStore {
   async create(response: ResponseObject, inputItems: StoredItem[]): Promise<void> {
     const tx = this.db.transaction(['responses', 'items'], 'readwrite');
     await Promise.all([
-      tx.objectStore('responses').add(row(response)),
+      tx.objectStore('responses').add(row(response, undefined, performance.timeOrigin + performance.now())),
       ...inputItems.map((item, position) =>
         tx.objectStore('items').put({ response_id: response.id, side: 0, position, item_id: item.id, item }),
       ),
@@ -51,13 +52,13 @@ class IdbStore implements ResponseStore {
   async save(response: ResponseObject, events: StreamEvent[]): Promise<void> {
     const tx = this.db.transaction(['responses', 'items', 'events'], 'readwrite');
     // A response deleted while it ran must stay deleted: only update rows that exist.
-    const existing = await tx.objectStore('responses').getKey(response.id);
+    const existing = await tx.objectStore('responses').get(response.id);
     if (existing === undefined) {
       tx.abort();
       await tx.done.catch(() => undefined);
       return;
     }
-    const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response))];
+    const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, undefined, existing.stored_at))];
     if (TERMINAL_STATUSES.has(response.status)) {
       response.output.forEach((item, position) =>
         writes.push(tx.objectStore('items').put({ response_id: response.id, side: 1, position, item_id: item.id, item })),
@@ -136,7 +137,7 @@ class IdbStore implements ResponseStore {
         error: { code: Codes.serverError, message },
         output: output.map((item) => (item.status === 'completed' ? item : { ...item, status: 'incomplete' as const })),
       };
-      await tx.objectStore('responses').put(row(response, now));
+      await tx.objectStore('responses').put(row(response, now, r.stored_at));
       const last = log.at(-1);
       if (last && !TERMINAL_EVENT_TYPES.has(last.type)) {
         const terminal: StreamEvent = { type: 'response.failed', sequence_number: last.sequence_number + 1, response };
@@ -145,6 +146,31 @@ class IdbStore implements ResponseStore {
     }
     await tx.done;
     return rows.map((r) => r.id);
+  }
+
+  async listStored(): Promise<StoredSummary[]> {
+    const tx = this.db.transaction(['responses', 'items', 'events'], 'readonly');
+    const bytes = new Map<string, number>();
+    const add = (id: string, value: unknown) => bytes.set(id, (bytes.get(id) ?? 0) + JSON.stringify(value).length);
+    // Cursors, not getAll: the item and event stores are the bulk of what is stored.
+    for (let c = await tx.objectStore('items').openCursor(); c; c = await c.continue()) add(c.value.response_id, c.value.item);
+    for (let c = await tx.objectStore('events').openCursor(); c; c = await c.continue()) add(c.value.response_id, c.value.event);
+    const summaries: Array<StoredSummary & { order: number }> = [];
+    for (let c = await tx.objectStore('responses').openCursor(); c; c = await c.continue()) {
+      const { response } = c.value;
+      add(response.id, response);
+      summaries.push({
+        order: c.value.stored_at ?? response.created_at * 1000,
+        id: response.id,
+        created_at: response.created_at,
+        status: response.status,
+        model: response.model,
+        previous_response_id: response.previous_response_id,
+        bytes: bytes.get(response.id) ?? 0,
+      });
+    }
+    await tx.done;
+    return summaries.sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map(({ order: _order, ...summary }) => summary);
   }
 
   async pruneEventLogs(finishedBefore: number): Promise<number> {

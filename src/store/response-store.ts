@@ -6,6 +6,17 @@ import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 
+/** One stored response as the storage view lists it. */
+export interface StoredSummary {
+  id: string;
+  created_at: number;
+  status: ResponseObject['status'];
+  model: string;
+  previous_response_id: string | null;
+  /** Approximate bytes it takes: the response, its items and its event log, as JSON. */
+  bytes: number;
+}
+
 export interface ResponseStore {
   /** A new response with the input items of its request (in request order). */
   create(response: ResponseObject, inputItems: StoredItem[]): Promise<void>;
@@ -28,6 +39,8 @@ export interface ResponseStore {
    * Returns their ids.
    */
   failUnfinished(message: string, now: number): Promise<string[]>;
+  /** Every stored response, oldest first (by `created_at`, then id). Reads everything: for occasional use. */
+  listStored(): Promise<StoredSummary[]>;
   /** Drops event logs of responses that finished before `finishedBefore` (unix seconds). */
   pruneEventLogs(finishedBefore: number): Promise<number>;
   close(): void;

@@ -28,6 +28,7 @@ export class FullDiskStore implements ResponseStore {
   inputItems: ResponseStore['inputItems'] = (...args) => this.inner.inputItems(...args);
   events: ResponseStore['events'] = (...args) => this.inner.events(...args);
   findItem: ResponseStore['findItem'] = (...args) => this.inner.findItem(...args);
+  listStored: ResponseStore['listStored'] = () => this.inner.listStored();
   close(): void {
     this.inner.close();
   }

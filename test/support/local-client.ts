@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import { chatFormats } from '../../src/chat/chat-formats';
 import type { Engine } from '../../src/engine/engine';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
-import { createResponsesServer, type ResponsesServer } from '../../src/server/responses-server';
+import { createResponsesServer, type ResponsesServer, type ResponsesServerOptions } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
 import type { ResponseStore } from '../../src/store/response-store';
 import type { ToolPorts } from '../../src/server/tool-ports';
@@ -41,6 +41,8 @@ export interface LocalClientOptions {
   engine?: Engine;
   /** Puts a fake in front of the real (fake-indexeddb) store, e.g. one whose disk is full. */
   wrapStore?: (store: ResponseStore) => ResponseStore;
+  /** Any other server option (clock, retention, …). */
+  server?: Partial<ResponsesServerOptions>;
 }
 
 export async function localClient(options: LocalClientOptions = {}): Promise<LocalClient> {
@@ -54,6 +56,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     flushMs: 5,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.maxToolRounds ? { maxToolRounds: options.maxToolRounds } : {}),
+    ...options.server,
   });
   const specViolations: string[] = [];
   const pending: Promise<void>[] = [];

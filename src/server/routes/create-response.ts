@@ -15,6 +15,7 @@ import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { readJsonBody } from './read-json';
+import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
@@ -88,7 +89,10 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     flushMs: state.flushMs,
   });
   state.runs.set(run.id, run);
-  void run.done.finally(() => state.runs.delete(run.id));
+  void run.done.finally(() => {
+    state.runs.delete(run.id);
+    pruneSoon(state);
+  });
 
   // A client that goes away stops a foreground response; a background one runs on.
   const disconnect = () => {

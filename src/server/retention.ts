@@ -1,0 +1,87 @@
+/**
+ * How long stored responses are kept. Without a bound, storage only grows (1,000 responses
+ * are ~30 MB) and a client that lost its ids can never find them again.
+ *
+ * The unit that is pruned is a whole conversation — a response together with every response
+ * chained to it by `previous_response_id` — oldest last use first. Pruning single old
+ * responses would break a long chat still in use (its next turn needs every earlier one).
+ * A conversation with a response still running (or stored as running) is never touched.
+ */
+import type { StoredSummary } from '../store/response-store';
+
+export interface RetentionPolicy {
+  /** Conversations whose last response is older than this many days go; null: no age limit. */
+  maxAgeDays: number | null;
+  /** Oldest conversations go until the total is at most this many bytes; null: no size limit. */
+  maxBytes: number | null;
+}
+
+export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 90, maxBytes: 200 * 1024 * 1024 };
+
+export interface Conversation {
+  /** Oldest first. */
+  ids: string[];
+  lastUsed: number;
+  bytes: number;
+  active: boolean;
+}
+
+const TERMINAL = new Set(['completed', 'incomplete', 'cancelled', 'failed']);
+
+/** Groups stored responses into `previous_response_id` trees (a missing parent starts a tree). */
+export function conversationsOf(stored: readonly StoredSummary[], running: ReadonlySet<string>): Conversation[] {
+  const byId = new Map(stored.map((s) => [s.id, s]));
+  const rootOf = new Map<string, string>();
+  const root = (s: StoredSummary): string => {
+    const known = rootOf.get(s.id);
+    if (known) return known;
+    // Walk up iteratively (chains can be thousands long); stop at a missing parent or a cycle.
+    const path: string[] = [];
+    let at: StoredSummary | undefined = s;
+    const seen = new Set<string>();
+    while (at && !seen.has(at.id)) {
+      seen.add(at.id);
+      path.push(at.id);
+      const cached = rootOf.get(at.id);
+      if (cached) {
+        path.pop();
+        for (const id of path) rootOf.set(id, cached);
+        return cached;
+      }
+      const parent: StoredSummary | undefined = at.previous_response_id ? byId.get(at.previous_response_id) : undefined;
+      if (!parent) break;
+      at = parent;
+    }
+    const top = path.at(-1) ?? s.id;
+    for (const id of path) rootOf.set(id, top);
+    return top;
+  };
+  const groups = new Map<string, Conversation>();
+  for (const s of stored) {
+    const key = root(s);
+    const group = groups.get(key) ?? { ids: [], lastUsed: 0, bytes: 0, active: false };
+    group.ids.push(s.id);
+    group.lastUsed = Math.max(group.lastUsed, s.created_at);
+    group.bytes += s.bytes;
+    group.active ||= running.has(s.id) || !TERMINAL.has(s.status);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** The response ids to delete under `policy` at `now` (unix seconds). */
+export function responsesToPrune(stored: readonly StoredSummary[], policy: RetentionPolicy, now: number, running: ReadonlySet<string>): string[] {
+  const conversations = conversationsOf(stored, running).sort((a, b) => a.lastUsed - b.lastUsed);
+  let total = conversations.reduce((sum, c) => sum + c.bytes, 0);
+  const cutoff = policy.maxAgeDays === null ? -Infinity : now - policy.maxAgeDays * 24 * 3600;
+  const victims: string[] = [];
+  for (const conversation of conversations) {
+    if (conversation.active) continue;
+    const tooOld = conversation.lastUsed < cutoff;
+    const overBudget = policy.maxBytes !== null && total > policy.maxBytes;
+    if (!tooOld && !overBudget) continue;
+    victims.push(...conversation.ids);
+    total -= conversation.bytes;
+  }
+  return victims;
+}
