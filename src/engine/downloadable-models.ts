@@ -3,9 +3,10 @@
  * model, the load under way, and a load that reports that model's progress. Each engine
  * says itself what is downloaded and how a model is deleted.
  */
-import type { LoadProgress, ModelInfo } from './engine';
+import type { LoadProgress, LocalModelStatus } from '../protocol/local-status';
+import type { ModelInfo } from './engine';
+import type { EngineModels } from './engine-models';
 import { loadWithProgress, type ReportsLoads } from './load-reports';
-import type { EngineModels, LocalModelStatus } from '../server/model-manager';
 
 export interface DownloadingEngine extends ReportsLoads {
   models(): ModelInfo[];

@@ -8,6 +8,10 @@
 import type { ConversationItem } from '../chat/chat-format';
 import type { ChatMessage } from '../chat/chat-message';
 
+// Engines report load progress in the wire's shape (`protocol/local-status.ts`, one
+// definition); re-exported so an engine's options can name it next to the port.
+export type { LoadProgress } from '../protocol/local-status';
+
 export interface ModelInfo {
   id: string;
   /** Unix seconds; stable per catalog entry. */
@@ -26,17 +30,6 @@ export interface ModelInfo {
   /** GPU memory the model needs once loaded, when known. */
   vram_bytes?: number;
   capabilities?: { tools: boolean; reasoning: boolean };
-}
-
-/** Where a model load stands; engines report it through the callback they were given. */
-export interface LoadProgress {
-  model: string;
-  phase: 'download' | 'compile' | 'ready';
-  /** 0..1 */
-  progress: number;
-  loadedBytes?: number;
-  totalBytes?: number;
-  text: string;
 }
 
 export interface GenerateRequest {

@@ -3,7 +3,7 @@
  * listening (the engine's `onProgress` option, `/v1/local` downloads). Both real engines
  * report through one of these, so "the load under way" means the same for both.
  */
-import type { LoadProgress } from './engine';
+import type { LoadProgress } from '../protocol/local-status';
 
 export class LoadReports {
   private last: LoadProgress | null = null;

@@ -6,6 +6,7 @@
  * the no-third-party-requests rule). Without the check, such a browser fails inside
  * wllama's worker with a wasm validation error nobody can act on.
  */
+import type { CpuStatus } from '../protocol/local-status';
 import { serverError, type ApiError } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 
@@ -30,7 +31,7 @@ export function cpuEngineProblem(probe: () => boolean = hasWasmMemory64): string
 }
 
 /** For `/v1/local/status`: whether CPU (GGUF) models can run here, and if not why. */
-export function cpuEngineSupport(probe: () => boolean = hasWasmMemory64): { usable: boolean; reason: string | null } {
+export function cpuEngineSupport(probe: () => boolean = hasWasmMemory64): CpuStatus {
   const problem = cpuEngineProblem(probe);
   return { usable: problem === null, reason: problem };
 }

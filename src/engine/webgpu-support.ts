@@ -6,6 +6,7 @@
  * The TypeScript DOM lib has no WebGPU types, so the few members read here are typed
  * structurally; `navigator.gpu` of any browser (or a test fake) fits.
  */
+import type { GpuUnavailableCause } from '../protocol/local-status';
 
 export interface GpuAdapterInfoLike {
   vendor?: string;
@@ -47,7 +48,7 @@ export type WebGpuSupport =
       usable: false;
       shaderF16: false;
       /** Machine-readable cause; `reason` says it for a person, with what to do. */
-      cause: 'insecure_context' | 'no_webgpu' | 'no_adapter' | 'adapter_error' | 'limits';
+      cause: GpuUnavailableCause;
       reason: string;
       limits?: WebGpuLimits;
     };

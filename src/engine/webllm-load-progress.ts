@@ -18,7 +18,7 @@
  * bar never goes back; 6 is `ready`.
  */
 import type { InitProgressReport } from '@mlc-ai/web-llm';
-import type { LoadProgress } from './engine';
+import type { LoadProgress } from '../protocol/local-status';
 
 const MIB = 1024 * 1024;
 

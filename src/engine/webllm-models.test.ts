@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { LoadProgress } from './engine';
+import type { LoadProgress } from '../protocol/local-status';
 import { FakeMLCEngine } from '../../test/fakes/fake-mlc-engine';
 import { RuntimeModelManager } from '../server/runtime-model-manager';
+import { BrowserDeviceStatus } from './device-status';
 import { WebLlmModels } from './webllm-models';
 import type { WebGpuSupport } from './webgpu-support';
 import { WebLlmEngine } from './webllm-engine';
@@ -34,9 +35,8 @@ function setup(gpu: WebGpuSupport = swiftShader, cached: string[] = []) {
     requestPersist: persist,
   });
   // The web-llm part alone behind the runtime's manager (device status from web-llm too).
-  const models = new WebLlmModels(engine);
-  const device = { gpu: () => models.gpu(), storage: () => models.storage(), cpu: () => ({ usable: true, reason: null }) };
-  return { fake, engine, manager: new RuntimeModelManager(device, [models]), deleted, persist, cache };
+  const device = new BrowserDeviceStatus(engine, { usable: true, reason: null });
+  return { fake, engine, manager: new RuntimeModelManager(device, [new WebLlmModels(engine)]), deleted, persist, cache };
 }
 
 const signal = () => new AbortController().signal;

@@ -1,32 +1,18 @@
 /**
- * The web-llm engine's part of `/v1/local/*` (`EngineModels`), and the device status every
- * engine shares (WebGPU support as web-llm detects it, origin storage): which catalog models
- * are downloaded, downloading one with progress, deleting one.
+ * The web-llm engine's part of `/v1/local/*` (`EngineModels`): which catalog models are
+ * downloaded (in the build this device's GPU loads), downloading one with progress, deleting
+ * one. The device itself (GPU, storage) is `device-status.ts`.
  *
  * Persistent storage: `navigator.storage.persist()` exists only in a window, and the runtime
  * lives in a worker, so the engine's `ModelCache` asks the page that started the runtime
  * (over the control API, see `RuntimeStartOptions`) right before a download it does not have
  * yet. In a window it would call `persist()` itself.
  */
-import type { DeviceStatus, GpuStatus, LocalModelStatus, StorageStatus } from '../server/model-manager';
+import type { LocalModelStatus } from '../protocol/local-status';
 import { DownloadableModels } from './downloadable-models';
 import type { WebLlmEngine } from './webllm-engine';
 
-export class WebLlmModels extends DownloadableModels<WebLlmEngine> implements Omit<DeviceStatus, 'cpu'> {
-  /** WebGPU support (detected on first call; the `variant` of each model follows from it). */
-  async gpu(): Promise<GpuStatus> {
-    const gpu = await this.engine.gpuSupport();
-    return gpu.usable
-      ? { usable: true, reason: null, shaderF16: gpu.shaderF16, fallbackAdapter: gpu.fallbackAdapter, adapter: gpu.adapter }
-      : { usable: false, reason: gpu.reason, shaderF16: false, cause: gpu.cause };
-  }
-
-  /** The origin's storage estimate (all engines' caches count against the same quota). */
-  async storage(): Promise<StorageStatus | null> {
-    const storage = await this.engine.cache.estimate().catch(() => null);
-    return storage ? { usageBytes: storage.usageBytes, quotaBytes: storage.quotaBytes, persisted: storage.persisted === true } : null;
-  }
-
+export class WebLlmModels extends DownloadableModels<WebLlmEngine> {
   /** Per model: whether the build this device loads is downloaded, and every build that is. */
   async models(): Promise<LocalModelStatus[]> {
     // The variant depends on the GPU: detect it first.

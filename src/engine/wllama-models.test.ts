@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadProgress } from './engine';
+import type { LoadProgress } from '../protocol/local-status';
 import { FakeWllama, FakeWllamaCache } from '../../test/fakes/fake-wllama';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG, TINY_LLAMA_MODEL_ID } from './gguf-catalog';
 import { WllamaEngine } from './wllama-engine';

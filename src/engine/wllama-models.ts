@@ -3,7 +3,7 @@
  * downloading one ahead of use with progress (it is loaded into the engine, as web-llm's
  * are, so the first answer starts at once), deleting one.
  */
-import type { LocalModelStatus } from '../server/model-manager';
+import type { LocalModelStatus } from '../protocol/local-status';
 import { DownloadableModels } from './downloadable-models';
 import type { WllamaEngine } from './wllama-engine';
 

@@ -5,9 +5,9 @@
  */
 import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../engine/engine';
+import { BrowserDeviceStatus } from '../engine/device-status';
 import { WebLlmModels } from '../engine/webllm-models';
 import { WllamaModels } from '../engine/wllama-models';
-import { cpuEngineSupport } from '../engine/wasm-support';
 import { ScriptedEngine } from '../engine/scripted-engine';
 import { WebLlmEngine } from '../engine/webllm-engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
@@ -57,9 +57,6 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     pyodideIndexURL: new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href,
   });
   // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
-  const webllmModels = new WebLlmModels(webllm);
-  const cpu = cpuEngineSupport();
-  const device = { gpu: () => webllmModels.gpu(), storage: () => webllmModels.storage(), cpu: () => cpu };
-  const modelManager = new RuntimeModelManager(device, [webllmModels, new WllamaModels(wllama)]);
+  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm), [new WebLlmModels(webllm), new WllamaModels(wllama)]);
   return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu) });
 }

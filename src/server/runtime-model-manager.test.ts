@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LoadProgress } from '../engine/engine';
-import type { DeviceStatus, EngineModels, LocalModelStatus } from './model-manager';
+import type { DeviceStatus } from '../engine/device-status';
+import type { EngineModels } from '../engine/engine-models';
+import type { LoadProgress, LocalModelStatus } from '../protocol/local-status';
 import { RuntimeModelManager } from './runtime-model-manager';
 
 /** One engine's models at the port: records what it was asked. */

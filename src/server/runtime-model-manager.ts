@@ -3,8 +3,10 @@
  * engine's models side by side, and a load or delete handed to the engine that owns the id.
  */
 import { notFound } from '../shared/api-error';
-import type { LoadProgress } from '../engine/engine';
-import type { DeviceStatus, EngineModels, ModelManager, RuntimeStatusReport } from './model-manager';
+import type { DeviceStatus } from '../engine/device-status';
+import type { EngineModels } from '../engine/engine-models';
+import type { LoadProgress, LocalStatus } from '../protocol/local-status';
+import type { ModelManager } from './model-manager';
 import { Codes } from '../shared/error-codes';
 
 export class RuntimeModelManager implements ModelManager {
@@ -13,7 +15,7 @@ export class RuntimeModelManager implements ModelManager {
     private readonly engines: readonly EngineModels[],
   ) {}
 
-  async status(): Promise<RuntimeStatusReport> {
+  async status(): Promise<LocalStatus> {
     const [gpu, storage, ...models] = await Promise.all([this.device.gpu(), this.device.storage().catch(() => null), ...this.engines.map((e) => e.models())]);
     return {
       gpu,

@@ -1,10 +1,17 @@
 /**
  * The app's view of the local server: the `openai` SDK for `/v1/responses` and
  * `/v1/models` (the app is a client like any other), plus the `/v1/local/*` extensions for
- * model downloads, which the SDK does not know.
+ * model downloads, which the SDK does not know. Their answers are parsed with the
+ * protocol's schemas: one that does not fit is a `LocalApiError` naming the field, here,
+ * instead of an `undefined` read somewhere deep in a component.
  */
 import OpenAI from 'openai';
+import type { core, ZodMiniType } from 'zod/mini';
+import { ErrorBody } from '../protocol/error-response';
+import { LoadEvent, LocalStatus, type LoadProgress } from '../protocol/local-status';
 import { readSse } from './sse-reader';
+
+export type { LoadProgress, LocalStatus };
 
 /** A `/v1/models` entry with the local fields the server adds. */
 export interface ModelEntry {
@@ -22,25 +29,6 @@ export interface ModelEntry {
   label?: string;
   /** Served by the engine that suits this device (GPU with WebGPU, CPU otherwise). */
   recommended?: boolean;
-}
-
-export interface LoadProgress {
-  model: string;
-  phase: 'download' | 'compile' | 'ready';
-  progress: number;
-  loadedBytes?: number;
-  totalBytes?: number;
-  text: string;
-}
-
-export interface LocalStatus {
-  gpu: { usable: boolean; reason: string | null; shaderF16: boolean };
-  /** Whether CPU (WebAssembly) models can run in this browser. */
-  cpu?: { usable: boolean; reason: string | null };
-  storage: { usageBytes: number; quotaBytes: number; persisted: boolean } | null;
-  loaded: string | null;
-  loading: LoadProgress | null;
-  models: Array<{ id: string; cached: boolean; loaded: boolean }>;
 }
 
 /** An OpenAI-shaped error body turned into something the UI can show. */
@@ -64,9 +52,39 @@ export interface Api {
   deleteCachedModel(id: string): Promise<void>;
 }
 
+/** One zod issue in words (zod's mini build carries no messages, only the facts). */
+function describeIssue(issue: core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? issue.path.map(String).join('.') : 'the answer';
+  const oneOf = (values: readonly unknown[]) => `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}`;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `${where}: expected ${issue.expected}`;
+    case 'invalid_value':
+      return `${where}: ${oneOf(issue.values)}`;
+    case 'invalid_union':
+      return `${where}: ${'options' in issue && issue.options ? oneOf(issue.options) : 'matches none of the expected shapes'}`;
+    case 'too_big':
+      return `${where}: must be at most ${String(issue.maximum)}`;
+    case 'too_small':
+      return `${where}: must be at least ${String(issue.minimum)}`;
+    default:
+      return `${where}: ${issue.code}`;
+  }
+}
+
+/** What `what` answered, checked against its schema; a mismatch says which fields are wrong. */
+function parsed<T>(schema: ZodMiniType<T>, value: unknown, what: string, status: number): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.slice(0, 3).map(describeIssue).join('; ');
+  throw new LocalApiError(status, `The local runtime's ${what} is not what this app understands (${issues}). Reload the page: the app and the runtime may be from different versions.`);
+}
+
+/** An error answer as a LocalApiError; one without OpenAI's error body still says its status. */
 async function errorFrom(response: Response): Promise<LocalApiError> {
-  const body = (await response.json().catch(() => null)) as { error?: { message?: string; code?: string | null } } | null;
-  return new LocalApiError(response.status, body?.error?.message ?? `${response.status} ${response.statusText}`, body?.error?.code ?? null);
+  const body = ErrorBody.safeParse(await response.json().catch(() => null));
+  if (body.success) return new LocalApiError(response.status, body.data.error.message, body.data.error.code);
+  return new LocalApiError(response.status, `${response.status} ${response.statusText}`);
 }
 
 /**
@@ -87,16 +105,19 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
       const response = await fetchFn(`${base}/local/status`);
       if (response.status === 404) return null;
       if (!response.ok) throw await errorFrom(response);
-      return (await response.json()) as LocalStatus;
+      const body: unknown = await response.json().catch(() => undefined);
+      return parsed(LocalStatus, body, 'answer to /v1/local/status', response.status);
     },
     async loadModel(id, onProgress, signal) {
       const response = await fetchFn(`${base}/local/models/${encodeURIComponent(id)}/load`, { method: 'POST', signal });
       if (!response.ok || !response.body) throw await errorFrom(response);
-      for await (const event of readSse(response.body, signal)) {
-        const data = event as { type: string; error?: { message: string; code?: string | null } } & LoadProgress;
-        if (data.type === 'progress') onProgress(data);
-        else if (data.type === 'ready') return;
-        else if (data.type === 'error') throw new LocalApiError(500, data.error?.message ?? 'The model could not be loaded.', data.error?.code ?? null);
+      for await (const raw of readSse(response.body, signal)) {
+        const event = parsed(LoadEvent, raw, 'download progress event', response.status);
+        if (event.type === 'progress') {
+          const { type: _type, ...progress } = event;
+          onProgress(progress);
+        } else if (event.type === 'ready') return;
+        else throw new LocalApiError(500, event.error.message, event.error.code);
       }
       if (signal.aborted) throw signal.reason;
       throw new LocalApiError(500, 'The download stream ended before the model was ready.');

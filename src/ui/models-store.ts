@@ -18,11 +18,17 @@ export interface ModelsState {
   loaded: boolean;
   error: string | null;
   models: ModelEntry[];
-  /** null: this runtime has no model management (`/v1/local/*` answers 404). */
+  /** null: this runtime has no model management (`/v1/local/*` answers 404), or its status failed (`statusError`). */
   status: LocalStatus | null;
+  /** Why `/v1/local/status` could not be read (an error answer, or one that does not fit the contract). */
+  statusError: string | null;
   downloads: Record<string, Download>;
   /** Last download/delete failure per model, shown next to it. */
   failures: Record<string, string>;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function sample(p: LoadProgress): ProgressSample {
@@ -39,7 +45,7 @@ export class ModelsStore extends ExternalStore<ModelsState> {
   readonly #aborts = new Map<string, AbortController>();
 
   constructor() {
-    super({ loaded: false, error: null, models: [], status: null, downloads: {}, failures: {} });
+    super({ loaded: false, error: null, models: [], status: null, statusError: null, downloads: {}, failures: {} });
   }
 
   connect(api: Api): void {
@@ -51,10 +57,17 @@ export class ModelsStore extends ExternalStore<ModelsState> {
     const api = this.#api;
     if (!api) return;
     try {
-      const [models, status] = await Promise.all([api.listModels(), api.localStatus().catch(() => null)]);
-      this.set({ ...this.get(), loaded: true, error: null, models, status });
+      // A broken status must not hide the catalog: the models still list, and the status's error is shown.
+      const [models, local] = await Promise.all([
+        api.listModels(),
+        api.localStatus().then(
+          (status) => ({ status, statusError: null }),
+          (error: unknown) => ({ status: null, statusError: messageOf(error) }),
+        ),
+      ]);
+      this.set({ ...this.get(), loaded: true, error: null, models, ...local });
     } catch (error) {
-      this.set({ ...this.get(), loaded: true, error: error instanceof Error ? error.message : String(error) });
+      this.set({ ...this.get(), loaded: true, error: messageOf(error) });
     }
   }
 

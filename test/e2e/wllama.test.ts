@@ -22,6 +22,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TINY_GGUF_REPLY, makeTinyGguf, tinyGgufCount } from '../fixtures/make-tiny-gguf';
 import { openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import type { LocalStatus } from '../../src/protocol/local-status';
 
 const STORIES_PATH = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
 const HAVE_STORIES = fs.existsSync(STORIES_PATH);
@@ -305,12 +306,6 @@ test('offline after the first visit: wllama.wasm from the precache, the GGUF fro
     await context.setOffline(false);
   }
 });
-
-interface LocalStatus {
-  cpu: { usable: boolean; reason: string | null };
-  loaded: string | null;
-  models: Array<{ id: string; cached: boolean; loaded: boolean; variant?: string; cachedVariants?: string[] }>;
-}
 
 test('download ahead of use through /v1/local: progress, then downloaded and loaded; the answer needs no download; delete', async () => {
   // A fresh profile: nothing in wllama's cache yet.

@@ -2,7 +2,7 @@
  * Local extensions under `/v1/local/`: runtime status, model download with progress (SSE),
  * and cache deletion. Not part of OpenAI's API; the chat app uses them.
  */
-import type { LoadProgress } from '../../engine/engine';
+import type { LoadEvent } from '../../protocol/local-status';
 import { encodeSseEvent, SSE_DONE } from '../../protocol/sse';
 import { errorBody } from '../../protocol/error-response';
 import { ApiError, toApiErrorData } from '../../shared/api-error';
@@ -33,11 +33,11 @@ export function loadModel(state: ServerState, id: string, signal: AbortSignal): 
   let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      const send = (event: { type: string; [key: string]: unknown }) => {
+      const send = (event: LoadEvent) => {
         if (!cancelled) controller.enqueue(encoder.encode(encodeSseEvent(event)));
       };
       models
-        .load(id, (progress: LoadProgress) => send({ type: 'progress', ...progress }), abort.signal)
+        .load(id, (progress) => send({ type: 'progress', ...progress }), abort.signal)
         .then(
           () => send({ type: 'ready', model: id }),
           (err: unknown) => send({ type: 'error', ...errorBody(toApiErrorData(err)) }),

@@ -18,7 +18,7 @@ export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
     settings.loaded && settings.model === null && gpu.usable !== undefined
       ? suggestModel(visible, {
           gpuUsable: gpu.usable,
-          ...(models.status?.cpu ? { cpuUsable: models.status.cpu.usable } : {}),
+          ...(models.status ? { cpuUsable: models.status.cpu.usable } : {}),
           ...(deviceMemoryGb !== undefined ? { deviceMemoryGb } : {}),
         })
       : null;

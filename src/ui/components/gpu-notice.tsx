@@ -1,13 +1,11 @@
-import type { LocalStatus } from '../api';
+import type { CpuStatus } from '../../protocol/local-status';
 import type { GpuSupport } from '../use-gpu';
-
-type CpuSupport = NonNullable<LocalStatus['cpu']>;
 
 const GENERIC_ADVICE =
   'Use a recent Chrome or Edge (113 or later) on a computer, or Safari 26 or later; make sure hardware acceleration is on in the browser settings and the graphics driver is up to date.';
 
 /** Said plainly, with what to do about it (the details fold away: on a phone they fill the screen). */
-export function GpuNotice({ gpu, cpuModels, cpu }: { gpu: GpuSupport; cpuModels: boolean; cpu?: CpuSupport | undefined }) {
+export function GpuNotice({ gpu, cpuModels, cpu }: { gpu: GpuSupport; cpuModels: boolean; cpu?: CpuStatus | undefined }) {
   if (gpu.usable !== false) return null;
   const cpuBlocked = cpuModels && cpu?.usable === false;
   return (

@@ -55,7 +55,7 @@ function ModelRow({ model, selected, gpuUsable, onUse }: { model: ModelEntry; se
   const failure = state.failures[model.id];
   const managed = state.status !== null;
   // CPU models where the runtime says WebAssembly cannot run them (no memory64).
-  const cpuBlocked = model.engine === 'wllama' && state.status?.cpu?.usable === false;
+  const cpuBlocked = model.engine === 'wllama' && state.status?.cpu.usable === false;
   const cachedLabel = local?.loaded ? 'Loaded' : local?.cached ? 'Downloaded' : local ? 'Not downloaded' : null;
   return (
     <li className={selected ? 'model selected' : 'model'} data-model-id={model.id} aria-label={modelName(model)}>
@@ -124,7 +124,12 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   return (
     <Dialog open={open} title="Models" onClose={onClose} wide>
       <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} cpu={state.status?.cpu} />
-      {state.loaded && state.status === null && (
+      {state.statusError && (
+        <p className="row-error" role="alert">
+          Could not read the runtime's model status: {state.statusError}
+        </p>
+      )}
+      {state.loaded && state.status === null && state.statusError === null && (
         <p className="notice" role="note">
           Downloads are managed by the runtime when it has real models; this one lists its models only.
         </p>

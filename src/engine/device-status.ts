@@ -1,0 +1,56 @@
+/**
+ * The device-status port behind `/v1/local/status` (the server's `RuntimeModelManager`
+ * consumes it) and its implementation: what this browser offers the engines — WebGPU,
+ * WebAssembly, origin storage — said once for all of them.
+ *
+ * The GPU is reported as the web-llm engine detected it, not probed again: that detection
+ * decides which build of each model loads (`q4f32` without `shader-f16`), so the status and
+ * the `variant` of every model follow from the same answer.
+ */
+import type { CpuStatus, GpuStatus, StorageStatus } from '../protocol/local-status';
+import { cpuEngineSupport } from './wasm-support';
+import type { StorageInfo } from './webllm-cache';
+import type { WebGpuSupport } from './webgpu-support';
+
+/** What the device offers the engines: GPU support, WebAssembly support and origin storage. */
+export interface DeviceStatus {
+  gpu(): Promise<GpuStatus>;
+  cpu(): CpuStatus;
+  storage(): Promise<StorageStatus | null>;
+}
+
+/** Where the facts come from; the web-llm engine fits (its GPU detection, its cache's storage estimate). */
+export interface DeviceSources {
+  gpuSupport(): Promise<WebGpuSupport>;
+  readonly cache: { estimate(): Promise<StorageInfo | null> };
+}
+
+/** A WebGPU detection as the status says it (limits stay inside the engine). */
+export function gpuStatus(gpu: WebGpuSupport): GpuStatus {
+  return gpu.usable
+    ? { usable: true, reason: null, shaderF16: gpu.shaderF16, fallbackAdapter: gpu.fallbackAdapter, adapter: gpu.adapter }
+    : { usable: false, reason: gpu.reason, shaderF16: false, cause: gpu.cause };
+}
+
+export class BrowserDeviceStatus implements DeviceStatus {
+  /** @param cpuSupport whether wllama's WebAssembly build runs here (probed once, at start). */
+  constructor(
+    private readonly sources: DeviceSources,
+    private readonly cpuSupport: CpuStatus = cpuEngineSupport(),
+  ) {}
+
+  /** WebGPU support (detected on first call). */
+  async gpu(): Promise<GpuStatus> {
+    return gpuStatus(await this.sources.gpuSupport());
+  }
+
+  cpu(): CpuStatus {
+    return this.cpuSupport;
+  }
+
+  /** The origin's storage estimate; null when the browser gives none. */
+  async storage(): Promise<StorageStatus | null> {
+    const storage = await this.sources.cache.estimate().catch(() => null);
+    return storage ? { usageBytes: storage.usageBytes, quotaBytes: storage.quotaBytes, persisted: storage.persisted === true } : null;
+  }
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { createApi, LocalApiError } from './api';
+import { ModelsStore } from './models-store';
+
+const ORIGIN = 'http://app.local';
+const STATUS = {
+  gpu: { usable: false, reason: 'No adapter.', shaderF16: false, cause: 'no_adapter' },
+  cpu: { usable: true, reason: null },
+  storage: null,
+  loaded: null,
+  loading: null,
+  models: [{ id: 'a', cached: false, loaded: false }],
+};
+const MODELS = { object: 'list', data: [{ id: 'a', object: 'model', created: 1, owned_by: 'local' }] };
+
+/** The runtime's fetch answering `/v1/local/status` (and `/v1/models`) with `status`. */
+function answering(status: unknown, init?: ResponseInit): typeof fetch {
+  return async (input) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (url.endsWith('/v1/models')) return Response.json(MODELS);
+    return typeof status === 'string' ? new Response(status, init) : Response.json(status, init);
+  };
+}
+
+/** The load route answering with these SSE events. */
+function streaming(events: unknown[]): typeof fetch {
+  const body = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('') + 'data: [DONE]\n\n';
+  return async () => new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+}
+
+const signal = () => new AbortController().signal;
+
+describe('createApi: /v1/local answers are checked against the protocol', () => {
+  it('a status that fits is returned as sent', async () => {
+    expect(await createApi(answering(STATUS), ORIGIN).localStatus()).toEqual(STATUS);
+  });
+
+  it('a status without cpu (an older runtime) is a LocalApiError naming the field, not a status with holes', async () => {
+    const { cpu: _cpu, ...older } = STATUS;
+    const failure = createApi(answering(older), ORIGIN).localStatus();
+    await expect(failure).rejects.toBeInstanceOf(LocalApiError);
+    await expect(failure).rejects.toThrow(/\/v1\/local\/status.*cpu: expected object/);
+  });
+
+  it('a status with a wrongly typed field, or not JSON at all, is rejected the same way', async () => {
+    await expect(createApi(answering({ ...STATUS, models: [{ id: 'a', cached: 'yes', loaded: false }] }), ORIGIN).localStatus()).rejects.toThrow(/models\.0\.cached: expected boolean/);
+    await expect(createApi(answering('<html>', { headers: { 'content-type': 'text/html' } }), ORIGIN).localStatus()).rejects.toThrow(/not what this app understands/);
+  });
+
+  it('no model management (404) is null; another error answer keeps its message and code', async () => {
+    expect(await createApi(answering({ error: { message: 'none', type: 'invalid_request_error', param: null, code: 'unknown_url' } }, { status: 404 }), ORIGIN).localStatus()).toBeNull();
+    await expect(createApi(answering({ error: { message: 'store is broken', type: 'server_error', param: null, code: 'runtime_error' } }, { status: 500 }), ORIGIN).localStatus()).rejects.toMatchObject({
+      status: 500,
+      code: 'runtime_error',
+      message: 'store is broken',
+    });
+  });
+
+  it('load: progress events reach the callback without their type; an error event rejects with its message and code', async () => {
+    const seen: unknown[] = [];
+    await createApi(streaming([{ type: 'progress', model: 'a', phase: 'download', progress: 0.5, loadedBytes: 5, totalBytes: 10, text: 'half' }, { type: 'ready', model: 'a' }]), ORIGIN).loadModel('a', (p) => seen.push(p), signal());
+    expect(seen).toEqual([{ model: 'a', phase: 'download', progress: 0.5, loadedBytes: 5, totalBytes: 10, text: 'half' }]);
+    await expect(
+      createApi(streaming([{ type: 'error', error: { message: 'No space left.', type: 'server_error', param: null, code: 'quota_exceeded' } }]), ORIGIN).loadModel('a', () => {}, signal()),
+    ).rejects.toMatchObject({ message: 'No space left.', code: 'quota_exceeded' });
+  });
+
+  it('load: a progress event that does not fit is a LocalApiError, not a NaN progress bar', async () => {
+    const failure = createApi(streaming([{ type: 'progress', model: 'a', phase: 'download', progress: '50%', text: 'half' }]), ORIGIN).loadModel('a', () => {}, signal());
+    await expect(failure).rejects.toThrow(/download progress event.*progress: expected number/);
+    await expect(createApi(streaming([{ type: 'paused', model: 'a' }]), ORIGIN).loadModel('a', () => {}, signal())).rejects.toThrow(/type: expected one of "progress", "ready", "error"/);
+  });
+});
+
+describe('ModelsStore with a status that does not fit', () => {
+  it('still lists the models, and says why the status is missing', async () => {
+    const store = new ModelsStore();
+    store.connect(createApi(answering({ ...STATUS, gpu: { usable: 'maybe' } }), ORIGIN));
+    await store.refresh();
+    const state = store.get();
+    expect(state.models.map((m) => m.id)).toEqual(['a']);
+    expect(state.status).toBeNull();
+    expect(state.statusError).toMatch(/gpu\.usable/);
+  });
+});
