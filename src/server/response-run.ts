@@ -232,9 +232,7 @@ export class ResponseRun {
 
     const generateRequest: GenerateRequest = {
       model: request.model,
-      messages: rendered.messages,
-      prompt: rendered.prompt,
-      conversation,
+      input: rendered,
       signal,
       ...(enableThinking !== undefined ? { enableThinking } : {}),
       ...(budget !== undefined ? { maxOutputTokens: budget } : {}),

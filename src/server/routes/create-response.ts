@@ -49,7 +49,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     tools,
     ...(enableThinking !== undefined ? { enableThinking } : {}),
   });
-  const promptTokens = await model.engine.countTokens(model.info.id, rendered.prompt);
+  const promptTokens = await model.engine.countTokens(model.info.id, rendered);
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
