@@ -34,9 +34,16 @@ export interface RenderInput {
   enableThinking?: boolean;
 }
 
+/**
+ * A conversation rendered for the model — what an engine is given (`GenerateRequest.input`).
+ * It has two forms of the same content, because engines consume different ones and one
+ * (wllama) chooses only once the model is loaded: `messages` for engines that apply a
+ * template of their own, `prompt` for raw completion.
+ */
 export interface Rendered {
+  /** Role/content turns with tool definitions, calls and results written in the family's syntax. */
   messages: ChatMessage[];
-  /** The full text the model is shown, ending with the assistant generation prompt. */
+  /** The same turns with this format's template applied, ending with the assistant generation prompt. */
   prompt: string;
 }
 

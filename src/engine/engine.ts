@@ -4,9 +4,12 @@
  * An engine turns a rendered conversation into raw model text. It knows nothing of
  * HTTP, Responses items or tool-call syntax: parsing `<think>` / `<tool_call>` happens
  * once, in `chat/`, for every engine.
+ *
+ * What the model is shown is one value, the chat format's `Rendered` input: the engine
+ * counts it (`countTokens`, the context-window check) and generates from it, so the check
+ * measures exactly what the engine will feed its model.
  */
-import type { ConversationItem } from '../chat/chat-format';
-import type { ChatMessage } from '../chat/chat-message';
+import type { Rendered } from '../chat/chat-format';
 
 // Engines report load progress in the wire's shape (`protocol/local-status.ts`, one
 // definition); re-exported so an engine's options can name it next to the port.
@@ -34,12 +37,13 @@ export interface ModelInfo {
 
 export interface GenerateRequest {
   model: string;
-  /** The conversation as role/content messages, tool definitions already rendered in. */
-  messages: ChatMessage[];
-  /** The same conversation as the exact text the model is shown (the chat template applied). */
-  prompt: string;
-  /** The same conversation as Responses items (what the scripted test model reads). */
-  conversation: ConversationItem[];
+  /**
+   * The conversation as the model's chat format rendered it — the one input of every
+   * engine. Each engine feeds its model the form it consumes (web-llm: the messages, to which
+   * it applies its own template; wllama: a GGUF's own template over the messages, or the
+   * prompt; the scripted model: the prompt) and counts that same form in `countTokens`.
+   */
+  input: Rendered;
   /** `reasoning.effort` mapped to on/off for models that can think; undefined = the model's default. */
   enableThinking?: boolean;
   maxOutputTokens?: number;
@@ -102,8 +106,11 @@ export interface Engine {
    */
   readonly deltaWindowMs?: number;
   models(): ModelInfo[];
-  /** Prompt length in this model's tokens, checked against its context window before a response starts. */
-  countTokens(model: string, prompt: string): Promise<number>;
+  /**
+   * The length of `input` in this model's tokens, counted on what `generate` would feed the
+   * model for it; checked against the context window before a response starts.
+   */
+  countTokens(model: string, input: Rendered): Promise<number>;
   /**
    * Makes `model` ready to generate: downloads, compiles and swaps out another model as
    * needed; resolves at once when it is already loaded. Called while the response waits

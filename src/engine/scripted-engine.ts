@@ -1,8 +1,14 @@
 /**
  * The `test-scripted` model (contract in shared/TESTING.md): plays raw model text that the
  * last user message scripts, so protocol tests run through the real chat parsers.
+ *
+ * Like any engine it gets only the rendered input (its chat format is `qwen`): the prompt is
+ * what it is "shown" (usage and the context window count it), and the script is read from
+ * the rendered messages, where Qwen shows tool results as user turns of
+ * `<tool_response>` blocks.
  */
-import type { ConversationItem } from '../chat/chat-format';
+import type { Rendered } from '../chat/chat-format';
+import type { ChatMessage } from '../chat/chat-message';
 import { sleep } from '../shared/abort';
 import { invalidRequest } from '../shared/api-error';
 import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, Generation, ModelInfo } from './engine';
@@ -18,15 +24,21 @@ interface Script {
   chunk: number;
 }
 
-/** Reads the script from the conversation: the last user message, and tool results after it. */
-export function readScript(conversation: ConversationItem[]): Script {
-  let lastUser = -1;
-  conversation.forEach((item, i) => {
-    if (item.type === 'message' && item.role === 'user') lastUser = i;
-  });
-  const userItem = conversation[lastUser];
-  const text = userItem?.type === 'message' ? userItem.text : '';
-  const toolResults = conversation.slice(lastUser + 1).filter((i) => i.type === 'function_call_output').length;
+/** A user turn that only carries tool results, as the `qwen` format writes one: `<tool_response>` blocks, one per result. */
+const TOOL_RESPONSES = /^<tool_response>\n[\s\S]*\n<\/tool_response>$/;
+
+/** How many tool results `message` shows the model (0 for a turn the user wrote). */
+function toolResultsIn(message: ChatMessage): number {
+  if (message.role === 'tool') return 1;
+  if (message.role !== 'user' || !TOOL_RESPONSES.test(message.content)) return 0;
+  return message.content.match(/(?:^|\n)<tool_response>\n/g)?.length ?? 0;
+}
+
+/** Reads the script from the rendered messages: the last user turn, and the tool results shown after it. */
+export function readScript(messages: readonly ChatMessage[]): Script {
+  const lastUser = messages.findLastIndex((m) => m.role === 'user' && toolResultsIn(m) === 0);
+  const text = messages[lastUser]?.content ?? '';
+  const toolResults = messages.slice(lastUser + 1).reduce((sum, m) => sum + toolResultsIn(m), 0);
 
   const fallback: Script = { output: `You said: ${text}`, delayMs: 0, failAfter: null, chunk: 4 };
   let parsed: unknown;
@@ -62,13 +74,14 @@ export class ScriptedEngine implements Engine {
     return [{ id: SCRIPTED_MODEL_ID, created: 1_700_000_000, owned_by: 'local-test', context_window: SCRIPTED_CONTEXT_WINDOW, chat_format: 'qwen', hidden: true }];
   }
 
-  async countTokens(_model: string, prompt: string): Promise<number> {
-    return Math.ceil(prompt.length / 4);
+  /** ceil(prompt characters / 4): the prompt is the text this model is shown. */
+  async countTokens(_model: string, input: Rendered): Promise<number> {
+    return Math.ceil(input.prompt.length / 4);
   }
 
   generate(request: GenerateRequest): Generation {
-    const inputTokens = Math.ceil(request.prompt.length / 4);
-    const script = readScript(request.conversation);
+    const inputTokens = Math.ceil(request.input.prompt.length / 4);
+    const script = readScript(request.input.messages);
     let finish: FinishReason = 'stop';
 
     const usage: Promise<EngineUsage> =

@@ -1,5 +1,6 @@
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it, vi } from 'vitest';
+import type { Rendered } from '../chat/chat-format';
 import type { ChatMessage } from '../chat/chat-message';
 import { ApiError } from '../shared/api-error';
 import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from './engine';
@@ -57,16 +58,16 @@ function setup(options: SetupOptions = {}) {
 
 const signal = () => new AbortController().signal;
 
-function request(over: Partial<GenerateRequest> = {}): GenerateRequest {
-  const messages: ChatMessage[] = over.messages ?? [
+/** A request for the engine; `messages`/`prompt` make up its rendered `input`. */
+function request({ messages: givenMessages, prompt: givenPrompt, ...over }: Partial<GenerateRequest> & Partial<Rendered> = {}): GenerateRequest {
+  const messages: ChatMessage[] = givenMessages ?? [
     { role: 'system', content: 'You are helpful.' },
     { role: 'user', content: 'Hi' },
   ];
+  const prompt = givenPrompt ?? messages.map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`).join('') + '<|im_start|>assistant\n';
   return {
     model: QWEN,
-    messages,
-    prompt: messages.map((m) => `<|im_start|>${m.role}\n${m.content}<|im_end|>\n`).join('') + '<|im_start|>assistant\n',
-    conversation: [],
+    input: { messages, prompt },
     signal: signal(),
     ...over,
   };
@@ -99,10 +100,19 @@ describe('WebLlmEngine: catalog', () => {
   });
 
   it('estimates tokens conservatively', async () => {
-    const { engine } = setup();
-    expect(await engine.countTokens(QWEN, 'abcdefg')).toBe(3);
-    expect(await engine.countTokens(QWEN, '你好')).toBe(2);
+    expect(estimateTokens('abcdefg')).toBe(3);
+    expect(estimateTokens('你好')).toBe(2);
     expect(estimateTokens('')).toBe(0);
+  });
+
+  it('counts the messages web-llm is given (their text and its template markup), not the prompt our format rendered', async () => {
+    const { engine } = setup();
+    const user = (content: string): Rendered['messages'] => [{ role: 'user', content }];
+    // One message and the reply opener: 8 markup tokens each.
+    expect(await engine.countTokens(QWEN, { messages: user('abcdefg'), prompt: '' })).toBe(3 + 2 * 8);
+    expect(await engine.countTokens(QWEN, { messages: user('你好'), prompt: 'x'.repeat(3000) })).toBe(2 + 2 * 8);
+    const long = await engine.countTokens(QWEN, { messages: user('a'.repeat(3000)), prompt: 'short' });
+    expect(long).toBe(1000 + 2 * 8);
   });
 
   it('points web-llm at the mirror', () => {
@@ -246,7 +256,7 @@ describe('WebLlmEngine: generating', () => {
     fake().replies.push({ tokens: ['Hel', 'lo', ' world'], promptTokens: 12, ttft: 0.2 });
     const req = request({ maxOutputTokens: 100, temperature: 0.7, topP: 0.9 });
     const generation = engine.generate(req);
-    expect(await generation.usage).toEqual({ inputTokens: estimateTokens(req.prompt), cachedTokens: 0 });
+    expect(await generation.usage).toEqual({ inputTokens: await engine.countTokens(QWEN, req.input), cachedTokens: 0 });
     const deltas = await collect(generation);
     expect(text(deltas)).toBe('Hello world');
     expect(deltas.slice(0, 3).map((d) => d.tokens)).toEqual([1, 1, 1]);
@@ -260,7 +270,7 @@ describe('WebLlmEngine: generating', () => {
     });
     expect(fake().requests[0]).toEqual({
       model: QWEN,
-      messages: req.messages,
+      messages: req.input.messages,
       stream: true,
       stream_options: { include_usage: true },
       max_tokens: 100,

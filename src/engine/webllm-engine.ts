@@ -19,7 +19,7 @@
  * message.
  */
 import { MLCEngine, type AppConfig, type ChatCompletionMessageParam, type ChatCompletionRequestStreaming, type ChatCompletionChunk, type InitProgressReport, type MLCEngineConfig, type MLCEngineInterface } from '@mlc-ai/web-llm';
-import type { ChatFormat } from '../chat/chat-format';
+import type { ChatFormat, Rendered } from '../chat/chat-format';
 import { chatFormats } from '../chat/chat-formats';
 import type { ChatMessage } from '../chat/chat-message';
 import { ApiError, serverError } from '../shared/api-error';
@@ -31,7 +31,7 @@ import { ModelCache, type StorageLike, type WebLlmCacheApi } from './webllm-cach
 import { MODEL_CATALOG, buildAppConfig, findCatalogEntry, resolveVariant, toModelInfo, type CatalogEntry, type ModelVariant } from './webllm-catalog';
 import { detectWebGpu, type WebGpuSupport } from './webgpu-support';
 import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './webllm-generation';
-import { sameReply, withHeldReply } from './webllm-kv-reuse';
+import { callNamesIn, sameReply, withHeldReply } from './webllm-kv-reuse';
 import { estimateTokens } from './token-estimate';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
@@ -100,6 +100,23 @@ const REUSE_HEADROOM_TOKENS = 256;
 const MIN_TOP_P = 1e-6;
 
 export { estimateTokens };
+
+/**
+ * Tokens web-llm's conversation templates add per message (role header and end markers: 4–5
+ * in ChatML and Llama 3) and before the reply (the assistant header, plus the empty think
+ * block when thinking is off), counted generously like `estimateTokens`.
+ */
+const TURN_MARKUP_TOKENS = 8;
+
+/**
+ * The estimated prompt length of `messages` as web-llm is given them: their text plus its
+ * template's markup. Counted on the messages, not on our chat format's prompt, because
+ * web-llm applies its own template and never sees that prompt.
+ */
+export function webLlmInputTokens(messages: ReadonlyArray<{ content?: unknown }>): number {
+  const text = messages.reduce((sum, m) => sum + estimateTokens(typeof m.content === 'string' ? m.content : ''), 0);
+  return text + (messages.length + 1) * TURN_MARKUP_TOKENS;
+}
 
 /**
  * Our messages as web-llm takes them. web-llm accepts a system message only first, and a
@@ -179,9 +196,9 @@ export class WebLlmEngine implements Engine {
     return this.catalog.map((entry) => toModelInfo(entry, f16));
   }
 
-  /** A conservative estimate (see `estimateTokens`); the context window is the catalog's. */
-  async countTokens(_model: string, prompt: string): Promise<number> {
-    return estimateTokens(prompt);
+  /** A conservative estimate over the messages web-llm gets (see `webLlmInputTokens`); the context window is the catalog's. */
+  async countTokens(_model: string, input: Rendered): Promise<number> {
+    return webLlmInputTokens(input.messages);
   }
 
   /** The model whose weights are on the GPU, if any. */
@@ -401,12 +418,12 @@ export class WebLlmEngine implements Engine {
     const variantId = loaded.variant.modelId;
 
     const attempt = async (toolRole: boolean) => {
-      const messages = this.reuseHeldReply(entry, variantId, toWebLlmMessages(request.messages, toolRole), request);
+      const messages = this.reuseHeldReply(entry, variantId, toWebLlmMessages(request.input.messages, toolRole));
       const cachedTokens = this.predictCachedTokens(variantId, messages);
       const stream = await engine.chat.completions.create(this.requestBody(entry, variantId, messages, request));
       const iterator = stream[Symbol.asyncIterator]();
       const first = await iterator.next();
-      return { engine, iterator, first, cachedTokens, estimatedInputTokens: estimateTokens(request.prompt), messages, variantId };
+      return { engine, iterator, first, cachedTokens, estimatedInputTokens: webLlmInputTokens(messages), messages, variantId };
     };
     const toolRole = entry.nativeToolRole && !this.noToolRole.has(variantId);
     try {
@@ -464,7 +481,6 @@ export class WebLlmEngine implements Engine {
     entry: CatalogEntry,
     variantId: string,
     messages: ChatCompletionMessageParam[],
-    request: GenerateRequest,
   ): ChatCompletionMessageParam[] {
     const kv = this.kv;
     const format = this.formats[entry.chat_format];
@@ -472,8 +488,7 @@ export class WebLlmEngine implements Engine {
     const last = messages.at(-1);
     const added = estimateTokens(typeof last?.content === 'string' ? last.content : '');
     if (kv.tokens + added + REUSE_HEADROOM_TOKENS > entry.context_window) return messages;
-    const toolNames = new Set(request.conversation.flatMap((item) => (item.type === 'function_call' ? [item.name] : [])));
-    return withHeldReply(kv.messages, messages, (rendered, raw) => sameReply(format, toolNames, rendered, raw)).messages;
+    return withHeldReply(kv.messages, messages, (rendered, raw) => sameReply(format, callNamesIn([rendered, raw]), rendered, raw)).messages;
   }
 
   private predictCachedTokens(variantId: string, messages: ChatCompletionMessageParam[]): number {

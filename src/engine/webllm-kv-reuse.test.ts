@@ -11,7 +11,7 @@ import { createResponsesServer } from '../server/responses-server';
 import { openIdbStore } from '../store/idb-store';
 import { FakeMLCEngine, type FakeReply } from '../../test/fakes/fake-mlc-engine';
 import { WebLlmEngine } from './webllm-engine';
-import { sameReply, withHeldReply } from './webllm-kv-reuse';
+import { callNamesIn, sameReply, withHeldReply } from './webllm-kv-reuse';
 
 const QWEN25 = 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
 const QWEN3 = 'Qwen3-0.6B-q4f16_1-MLC';
@@ -181,5 +181,13 @@ describe('sameReply / withHeldReply', () => {
     expect(withHeldReply(held, [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'r' }, { role: 'user', content: 'n' }, { role: 'user', content: 'm' }], same).substituted).toBe(false);
     expect(withHeldReply(null, [{ role: 'user', content: 'q' }], same).substituted).toBe(false);
     expect(withHeldReply(held, [{ role: 'user', content: 'q' }, { role: 'assistant', content: 'r' }, { role: 'user', content: 'n' }], () => false).substituted).toBe(false);
+  });
+});
+
+describe('callNamesIn', () => {
+  it('finds the names of Hermes and Llama JSON calls, escapes included', () => {
+    const hermes = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    const llama = '{"name":"say \\"hi\\"","parameters":{}}';
+    expect([...callNamesIn([hermes, llama, 'no call here'])]).toEqual(['get_weather', 'say "hi"']);
   });
 });

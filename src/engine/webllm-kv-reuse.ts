@@ -54,6 +54,26 @@ function readReply(format: ChatFormat, toolNames: ReadonlySet<string>, text: str
 }
 
 /**
+ * Every `"name": "…"` in `texts`: the names the tool calls written there can have, in the
+ * JSON forms our families use (Hermes `{"name": …, "arguments": …}`, Llama `{"name": …,
+ * "parameters": …}`). Both sides of a `sameReply` comparison are read with these names as
+ * tools, so a call is a call on both or on neither; a name that is no call changes nothing.
+ */
+export function callNamesIn(texts: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const text of texts) {
+    for (const match of text.matchAll(/"name"\s*:\s*("(?:[^"\\]|\\.)*")/g)) {
+      try {
+        names.add(JSON.parse(match[1]!) as string);
+      } catch {
+        // Not a JSON string after all: no name.
+      }
+    }
+  }
+  return names;
+}
+
+/**
  * Whether `rendered` (an assistant turn as the chat format wrote it) shows the same reply as
  * `raw` (what the model generated): same text and tool calls, up to whitespace; reasoning
  * either dropped by the rendering or the same.

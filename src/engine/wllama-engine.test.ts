@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { Rendered } from '../chat/chat-format';
 import { ApiError } from '../shared/api-error';
 import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from './engine';
 import { FakeWllama, type FakeCompletionScript, type FakeLoadScript } from '../../test/fakes/fake-wllama';
@@ -34,12 +35,11 @@ function setup(options: { fakes?: FakeWllama[]; engine?: Partial<WllamaEngineOpt
 
 const signal = () => new AbortController().signal;
 
-function request(over: Partial<GenerateRequest> = {}): GenerateRequest {
+/** A request for the engine; `messages`/`prompt` make up its rendered `input`. */
+function request({ messages, prompt, ...over }: Partial<GenerateRequest> & Partial<Rendered> = {}): GenerateRequest {
   return {
     model: QWEN,
-    messages: [{ role: 'user', content: 'Hi' }],
-    prompt: '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n',
-    conversation: [],
+    input: { messages: messages ?? [{ role: 'user', content: 'Hi' }], prompt: prompt ?? '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n' },
     signal: signal(),
     ...over,
   };
@@ -390,9 +390,9 @@ describe('WllamaEngine: generating', () => {
     expect(engine.loadedModel()).toBe(QWEN);
   });
 
-  it('counts tokens conservatively without a tokenizer', async () => {
+  it('counts tokens conservatively without a tokenizer, on our prompt before the model is loaded', async () => {
     const { engine } = setup();
-    expect(await engine.countTokens(QWEN, 'abcdef')).toBe(2);
+    expect(await engine.countTokens(QWEN, { messages: [{ role: 'user', content: 'a'.repeat(300) }], prompt: 'abcdef' })).toBe(2);
   });
 });
 
@@ -402,7 +402,7 @@ describe("WllamaEngine: the model's own chat template", () => {
 {%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %}
 {%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\n\n</think>\n\n' }}{%- endif %}`;
   const FAMILY_PROMPT = 'the family prompt';
-  const messages: GenerateRequest['messages'] = [
+  const messages: Rendered['messages'] = [
     { role: 'system', content: 'Be brief.' },
     { role: 'user', content: 'Hi' },
   ];
@@ -414,6 +414,18 @@ describe("WllamaEngine: the model's own chat template", () => {
     await collect(engine.generate(request({ messages, prompt: FAMILY_PROMPT, enableThinking: false })));
     const expected = '<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n';
     expect(fake.completions.map((c) => c.prompt)).toEqual([expected, `${expected}<think>\n\n</think>\n\n`]);
+  });
+
+  it("counts what it will send: the template's prompt once the model is loaded", async () => {
+    const fake = new FakeWllama({ chatTemplate: CHATML });
+    const { engine } = setup({ fakes: [fake] });
+    const input: Rendered = { messages, prompt: FAMILY_PROMPT };
+    expect(await engine.countTokens(QWEN, input)).toBe(Math.ceil(FAMILY_PROMPT.length / 3));
+    await engine.ensureLoaded(QWEN, signal());
+    await collect(engine.generate(request(input)));
+    const sent = fake.completions[0]!.prompt;
+    expect(sent).not.toBe(FAMILY_PROMPT);
+    expect(await engine.countTokens(QWEN, input)).toBe(Math.ceil(sent.length / 3));
   });
 
   it('uses the prompt our chat format rendered when the GGUF has no template', async () => {

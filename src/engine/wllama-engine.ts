@@ -28,6 +28,7 @@
  *   0.8, top_k 40, top_p 0.95, min_p 0.05; top_k and min_p always apply). Temperature 0 is
  *   greedy, and greedy output is deterministic.
  */
+import type { Rendered } from '../chat/chat-format';
 import { ApiError, serverError } from '../shared/api-error';
 import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from './engine';
 import { formatBytes, modelNotFound } from './webllm-errors';
@@ -161,9 +162,14 @@ export class WllamaEngine implements Engine {
     return this.catalog.map((entry) => ggufModelInfo(entry, this.loaded?.entry.id === entry.id ? this.loaded.contextWindow : undefined));
   }
 
-  /** A conservative estimate (wllama 3 exposes no tokenizer); llama.cpp checks exactly at prefill. */
-  async countTokens(_model: string, prompt: string): Promise<number> {
-    return estimateTokens(prompt);
+  /**
+   * A conservative estimate (wllama 3 exposes no tokenizer) of the prompt `generate` would
+   * send: with the model's own template when it is loaded, our chat format's prompt before
+   * (the template is known only once the GGUF is read). llama.cpp checks exactly at prefill.
+   */
+  async countTokens(model: string, input: Rendered): Promise<number> {
+    const loaded = this.loaded?.entry.id === model ? this.loaded : null;
+    return estimateTokens(loaded ? this.promptFor(model, input, undefined, loaded) : input.prompt);
   }
 
   /** The model in the engine, if any. */
@@ -254,7 +260,7 @@ export class WllamaEngine implements Engine {
     }
     this.active.add(generation);
     const params: WllamaCompletionParams = {
-      prompt: withoutBosText(this.promptFor(request, loaded), loaded.info.add_bos_token),
+      prompt: this.promptFor(request.model, request.input, request.enableThinking, loaded),
       stream: true,
       return_progress: true,
       abortSignal,
@@ -267,16 +273,17 @@ export class WllamaEngine implements Engine {
   }
 
   /**
-   * The model's own template over `request.messages` when it has one that renders, else the
-   * prompt our chat format rendered. wllama 3 gives no token texts (llama.cpp's metadata
-   * leaves out the `tokenizer.ggml.tokens` array), so `bos_token`/`eos_token` render as '':
-   * llama.cpp adds BOS itself when the model asks for it, and `withoutBosText` drops one a
-   * template writes literally, so the model sees one BOS either way.
+   * The prompt wllama is given for `input`: the model's own template over the messages when
+   * it has one that renders, else the prompt our chat format rendered. wllama 3 gives no
+   * token texts (llama.cpp's metadata leaves out the `tokenizer.ggml.tokens` array), so
+   * `bos_token`/`eos_token` render as '': llama.cpp adds BOS itself when the model asks for
+   * it, and `withoutBosText` drops one a template writes literally, so the model sees one
+   * BOS either way.
    */
-  private promptFor(request: GenerateRequest, loaded: Loaded): string {
-    if (!loaded.template) return request.prompt;
-    const variables = request.enableThinking === undefined ? {} : { enableThinking: request.enableThinking };
-    return renderWithTemplate(loaded.template, request.model, request.messages, variables) ?? request.prompt;
+  private promptFor(model: string, input: Rendered, enableThinking: boolean | undefined, loaded: Loaded): string {
+    const variables = enableThinking === undefined ? {} : { enableThinking };
+    const prompt = (loaded.template && renderWithTemplate(loaded.template, model, input.messages, variables)) ?? input.prompt;
+    return withoutBosText(prompt, loaded.info.add_bos_token);
   }
 
   /** A failed completion (not a refused prompt): the engine is dropped and loads afresh next time. */

@@ -5,18 +5,22 @@
  * web search: `output_item.added` → `web_search_call.in_progress` → `.searching` →
  * `.completed` → `output_item.done`. A failed call ends with its item `failed` and the
  * model is told why, so it can answer anyway.
+ *
+ * A call keeps its own copy of its item and changes that; the output builder owns the
+ * response's items and is told each change (`updateBuiltinCall`, `completeBuiltinCall`).
  */
 import type { ConversationItem } from '../chat/chat-format';
 import type { CodeInterpreterCall, WebSearchCall } from '../protocol/output-items';
 import { newId } from '../shared/ids';
-import type { OutputBuilder } from './output-builder';
+import type { BuiltinCallItem, OutputBuilder } from './output-builder';
 import type { SearchSource, ToolPorts } from './tool-ports';
 
 export interface PendingBuiltinCall {
   name: string;
   args: Record<string, unknown>;
   index: number;
-  item: CodeInterpreterCall | WebSearchCall;
+  /** This call's copy of its item. */
+  item: BuiltinCallItem;
 }
 
 /** What a finished call gives the conversation and the answer's citations. */
@@ -43,11 +47,12 @@ export function beginBuiltinCall(builder: OutputBuilder, name: string, argsJson:
   if (name === 'python') {
     const code = str(args.code);
     const item: CodeInterpreterCall = { type: 'code_interpreter_call', id: newId('ci'), status: 'in_progress', code: '', container_id: containerId, outputs: null };
-    const index = builder.addItem(item);
+    const index = builder.beginBuiltinCall(item);
     builder.emit({ type: 'response.code_interpreter_call.in_progress', item_id: item.id, output_index: index });
     builder.emit({ type: 'response.code_interpreter_call_code.delta', item_id: item.id, output_index: index, delta: code });
     builder.emit({ type: 'response.code_interpreter_call_code.done', item_id: item.id, output_index: index, code });
     item.code = code;
+    builder.updateBuiltinCall(index, item);
     return { name, args, index, item };
   }
   const action: WebSearchCall['action'] =
@@ -57,7 +62,7 @@ export function beginBuiltinCall(builder: OutputBuilder, name: string, argsJson:
         ? { type: 'open_page', url: str(args.url) }
         : { type: 'find_in_page', url: str(args.url), pattern: str(args.pattern) };
   const item: WebSearchCall = { type: 'web_search_call', id: newId('ws'), status: 'in_progress', action };
-  const index = builder.addItem(item);
+  const index = builder.beginBuiltinCall(item);
   builder.emit({ type: 'response.web_search_call.in_progress', item_id: item.id, output_index: index });
   return { name, args, index, item };
 }
@@ -69,6 +74,7 @@ export async function runBuiltinCall(call: PendingBuiltinCall, ports: ToolPorts,
   let pages: BuiltinResult['pages'] = [];
   if (item.type === 'code_interpreter_call') {
     item.status = 'interpreting';
+    builder.updateBuiltinCall(index, item);
     builder.emit({ type: 'response.code_interpreter_call.interpreting', item_id: item.id, output_index: index });
     const port = ports.codeInterpreter;
     const result = port
@@ -91,7 +97,7 @@ export async function runBuiltinCall(call: PendingBuiltinCall, ports: ToolPorts,
       shown = `The ${item.action.type.replace(/_/g, ' ')} failed: ${err instanceof Error ? err.message : String(err)}. Answer without it, and say that the web could not be reached if it matters.`;
     }
   }
-  builder.finishItem(index);
+  builder.completeBuiltinCall(index, item);
   return { conversation: callConversation(call.name, item.id, call.args, shown), pages };
 }
 

@@ -4,16 +4,19 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../chat/chat-format';
-import type { FunctionCall, OutputItem, OutputMessage, Reasoning, UrlCitation } from '../protocol/output-items';
+import type { CodeInterpreterCall, FunctionCall, OutputItem, OutputMessage, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
 import { newId } from '../shared/ids';
 
 type Emit = (event: UnsequencedEvent) => void;
 
+/** An output item the runtime runs: its fields change while it runs, through the builder. */
+export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall;
+
 export interface BuilderHooks {
   /** Model-side names of the builtin tools the request enables. */
   builtinNames?: ReadonlySet<string>;
-  /** A builtin call was written by the model: the caller adds its item (see builtin-calls.ts). */
+  /** A builtin call was written by the model: the caller begins its item (see builtin-calls.ts). */
   onBuiltinCall?: (name: string, args: string) => void;
   /** Citations for a finished message's text. */
   annotate?: (text: string) => UrlCitation[];
@@ -23,8 +26,13 @@ type Open =
   | { kind: 'message'; index: number; item: OutputMessage; text: string }
   | { kind: 'reasoning'; index: number; item: Reasoning; text: string };
 
+/**
+ * Owns the output items: nothing outside changes them. Builtin calls, whose items change
+ * while the tool runs, are begun, updated and completed through it (`beginBuiltinCall` …);
+ * readers get copies.
+ */
 export class OutputBuilder {
-  readonly output: OutputItem[] = [];
+  private readonly output: OutputItem[] = [];
   private open: Open | null = null;
   /** Whitespace between items is held until real text follows, so no whitespace-only messages appear. */
   private pendingSpace = '';
@@ -38,22 +46,41 @@ export class OutputBuilder {
     this.emitEvent(event);
   }
 
-  /** Appends a finished-later item (builtin calls) and announces it; returns its output index. */
-  addItem(item: OutputItem): number {
+  /** Appends a builtin call's item, which finishes later, and announces it; returns its output index. */
+  beginBuiltinCall(item: BuiltinCallItem): number {
     this.closeOpen('completed');
     this.pendingSpace = '';
-    const index = this.output.push(item) - 1;
+    const index = this.output.push(structuredClone(item)) - 1;
     this.emit({ type: 'response.output_item.added', output_index: index, item: structuredClone(item) });
     return index;
   }
 
-  finishItem(index: number): void {
-    const item = this.output[index];
-    if (item) this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
+  /** The builtin call at `index` as it stands now (status, code, outputs, sources); no event. */
+  updateBuiltinCall(index: number, item: BuiltinCallItem): void {
+    const current = this.output[index];
+    if (current?.type !== item.type || current.id !== item.id) throw new Error(`Output item ${index} is not the builtin call ${item.id}.`);
+    this.output[index] = structuredClone(item);
   }
 
-  get functionCalls(): FunctionCall[] {
-    return this.output.filter((i): i is FunctionCall => i.type === 'function_call');
+  /** The builtin call at `index` is done: its final fields are kept and `output_item.done` announces them. */
+  completeBuiltinCall(index: number, item: BuiltinCallItem): void {
+    this.updateBuiltinCall(index, item);
+    this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
+  }
+
+  /** How many output items there are so far. */
+  get itemCount(): number {
+    return this.output.length;
+  }
+
+  /** Copies of the items from output index `start` on, as stored (an open item without its partial text). */
+  itemsFrom(start: number): OutputItem[] {
+    return this.output.slice(start).map((item) => structuredClone(item));
+  }
+
+  /** How many function calls (for the client to run) the model made. */
+  get functionCallCount(): number {
+    return this.output.filter((i): i is FunctionCall => i.type === 'function_call').length;
   }
 
   accept(event: ParseEvent): void {

@@ -6,9 +6,8 @@
  * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
  * shutdown → `failed` (interrupted); delete → nothing more is written.
  */
-import type { ChatFormat, ConversationItem, ParseEvent, Rendered, ToolSpec } from '../chat/chat-format';
-import type { Engine, FinishReason, GenerateRequest } from '../engine/engine';
-import type { CreateResponseRequest } from '../protocol/create-request';
+import type { ConversationItem, ParseEvent, Rendered } from '../chat/chat-format';
+import type { Engine, FinishReason } from '../engine/engine';
 import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
@@ -17,37 +16,25 @@ import { pacedBatches } from '../shared/paced-batches';
 import type { QueuePlace } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
-import { BUILTIN_BY_NAME } from './builtin-functions';
 import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
 import { citationsFor } from './citations';
 import { toConversation } from './chain-history';
 import type { ToolPorts } from './tool-ports';
+import type { RunPlan } from './run-plan';
 import { Codes } from '../shared/error-codes';
 import { stopReasonOf, Stopped, type StopReason } from '../shared/abort';
 
 export type { StopReason };
 
-export interface RunContext {
-  request: CreateResponseRequest;
+/** What a run works with besides its plan: the engine and its place in line, storage, tools, the clock. */
+export interface RunPorts {
   engine: Engine;
-  format: ChatFormat;
   /** This response's place in its engine's line, taken when its status was decided. */
   place: QueuePlace;
-  conversation: ConversationItem[];
-  /** Tools described to the model (none when `tool_choice` is `none`). */
-  tools: ToolSpec[];
-  /** The conversation as the chat format rendered it (once, when the request was checked). */
-  rendered: Rendered;
-  /** `reasoning.effort` as thinking on/off; undefined leaves the model's default. */
-  enableThinking: boolean | undefined;
-  /** Builtin tool implementations, and where this conversation's Python state lives. */
-  ports: ToolPorts;
-  containerId: string;
-  maxToolRounds: number;
-  /** Persist at all (`store !== false`). */
-  store: ResponseStore | null;
-  /** Keep an event log in storage (streamed or background responses). */
-  logEvents: boolean;
+  store: ResponseStore;
+  /** Builtin tool implementations. */
+  tools: ToolPorts;
+  /** Unix seconds. */
   now: () => number;
   /** How often buffered events are flushed to storage while generating. */
   flushMs: number;
@@ -66,14 +53,19 @@ export class ResponseRun {
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
+  /** Where the response is persisted; null when the request asked not to store it. */
+  private readonly store: ResponseStore | null;
+
   constructor(
     initial: ResponseObject,
-    private readonly ctx: RunContext,
+    private readonly plan: RunPlan,
+    private readonly ports: RunPorts,
   ) {
     this.response = initial;
+    this.store = plan.persist ? ports.store : null;
     this.builder = new OutputBuilder((e) => this.emit(e), {
-      builtinNames: new Set(ctx.tools.map((t) => t.name).filter((name) => BUILTIN_BY_NAME.has(name) && !isClientFunction(ctx.request, name))),
-      onBuiltinCall: (name, args) => this.pending.push(beginBuiltinCall(this.builder, name, args, ctx.containerId)),
+      builtinNames: plan.builtinNames,
+      onBuiltinCall: (name, args) => this.pending.push(beginBuiltinCall(this.builder, name, args, plan.containerId)),
       annotate: (text) => citationsFor(text, this.pages),
     });
     this.done = this.execute();
@@ -99,8 +91,8 @@ export class ResponseRun {
 
   private emit(event: UnsequencedEvent): StreamEvent {
     const sequenced = this.log.append(event);
-    if (this.ctx.logEvents && this.ctx.store && this.flushTimer === null)
-      this.flushTimer = setTimeout(() => this.flush(), this.ctx.flushMs);
+    if (this.plan.logEvents && this.store && this.flushTimer === null)
+      this.flushTimer = setTimeout(() => this.flush(), this.ports.flushMs);
     return sequenced;
   }
 
@@ -112,8 +104,8 @@ export class ResponseRun {
   private flush(): Promise<void> {
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    const store = this.ctx.store;
-    if (!store || !this.ctx.logEvents) return this.flushing;
+    const store = this.store;
+    if (!store || !this.plan.logEvents) return this.flushing;
     const events = this.log.takeUnsaved();
     if (events.length > 0)
       this.flushing = this.flushing
@@ -129,17 +121,17 @@ export class ResponseRun {
 
     let release: (() => void) | null = null;
     try {
-      release = await this.ctx.place.take(signal);
+      release = await this.ports.place.take(signal);
     } catch {
       return this.finish(this.stopped());
     }
     try {
       if (this.response.status === 'queued') {
         this.response = { ...this.response, status: 'in_progress' };
-        await this.ctx.store?.save(this.response, []).catch((err: unknown) => reportPersistFailure(this.id, err));
+        await this.store?.save(this.response, []).catch((err: unknown) => reportPersistFailure(this.id, err));
       }
       this.emitLifecycle('response.in_progress');
-      await this.ctx.engine.ensureLoaded?.(this.ctx.request.model, signal);
+      await this.ports.engine.ensureLoaded?.(this.plan.model, signal);
       if (signal.aborted) return await this.finish(this.stopped());
       return await this.finish(await this.generate());
     } catch (err) {
@@ -170,9 +162,9 @@ export class ResponseRun {
    * function, or runs out of rounds / tokens.
    */
   private async generate(): Promise<Outcome> {
-    const { request, format, tools, enableThinking } = this.ctx;
-    let conversation = this.ctx.conversation;
-    let rendered = this.ctx.rendered;
+    const { plan } = this;
+    let conversation = plan.conversation;
+    let input = plan.input;
     const total = { input: 0, cached: 0, output: 0, reasoning: 0 };
     const usage = (): Usage => ({
       input_tokens: total.input,
@@ -184,9 +176,9 @@ export class ResponseRun {
     let builtinCallsRun = 0;
 
     for (let round = 1; ; round++) {
-      const firstItem = this.builder.output.length;
-      const budget = request.max_output_tokens != null ? request.max_output_tokens - total.output : undefined;
-      const result = await this.generateRound(conversation, rendered, budget);
+      const firstItem = this.builder.itemCount;
+      const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
+      const result = await this.generateRound(input, budget);
       total.input += result.inputTokens;
       total.cached += result.cachedTokens;
       total.output += result.outputTokens;
@@ -198,59 +190,47 @@ export class ResponseRun {
       if (calls.length === 0) return { status: 'completed', usage: usage() };
       const shown = new Map<number, ConversationItem[]>();
       for (const call of calls) {
-        const ran = await runBuiltinCall(call, this.ctx.ports, this.builder, this.controller.signal);
+        const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
         shown.set(call.index, ran.conversation);
         this.pages.push(...ran.pages);
         builtinCallsRun++;
         if (this.stopReason) return { ...this.stopped(), usage: usage() };
       }
       // Function calls go back to the client, which answers in its next request.
-      if (this.builder.functionCalls.length > 0) return { status: 'completed', usage: usage() };
-      if (request.max_tool_calls != null && builtinCallsRun >= request.max_tool_calls) return { status: 'completed', usage: usage() };
-      if (round >= this.ctx.maxToolRounds) return { status: 'incomplete', usage: usage() };
+      if (this.builder.functionCallCount > 0) return { status: 'completed', usage: usage() };
+      if (plan.maxToolCalls !== undefined && builtinCallsRun >= plan.maxToolCalls) return { status: 'completed', usage: usage() };
+      if (round >= plan.maxToolRounds) return { status: 'incomplete', usage: usage() };
 
-      const produced = this.builder.output.slice(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
+      const produced = this.builder.itemsFrom(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
       conversation = [...conversation, ...produced];
-      rendered = format.render({
-        instructions: request.instructions,
-        items: conversation,
-        tools,
-        ...(enableThinking !== undefined ? { enableThinking } : {}),
-      });
+      input = plan.render(conversation);
     }
   }
 
   /** One model call: stream its raw text through the parser into output items. */
-  private async generateRound(conversation: ConversationItem[], rendered: Rendered, budget: number | undefined): Promise<RoundResult> {
-    const { request, engine, format, tools, enableThinking } = this.ctx;
-    const choice = request.tool_choice ?? 'auto';
-    const parser = format.createParser({ toolNames: new Set(tools.map((t) => t.name)) });
+  private async generateRound(input: Rendered, budget: number | undefined): Promise<RoundResult> {
+    const { plan } = this;
+    const { engine } = this.ports;
+    const parser = plan.createParser();
 
     // The engine stops when the run is stopped (even before this point), or once a single allowed call is complete.
     const generation = new AbortController();
     const signal = AbortSignal.any([this.controller.signal, generation.signal]);
 
-    const generateRequest: GenerateRequest = {
-      model: request.model,
-      messages: rendered.messages,
-      prompt: rendered.prompt,
-      conversation,
+    const stream = engine.generate({
+      model: plan.model,
+      input,
       signal,
-      ...(enableThinking !== undefined ? { enableThinking } : {}),
+      ...plan.generation,
       ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
-      ...(request.temperature != null ? { temperature: request.temperature } : {}),
-      ...(request.top_p != null ? { topP: request.top_p } : {}),
-      ...(choice === 'required' ? { toolChoice: 'required' as const } : typeof choice === 'object' ? { toolChoice: { name: choice.name } } : {}),
-      ...jsonConstraint(request),
-    };
-    const stream = engine.generate(generateRequest);
+    });
     const usage = await stream.usage;
     const deltas: Array<[number, number, number]> = [];
     let position = 0;
     let outputTokens = 0;
     // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
-    const single = request.parallel_tool_calls === false;
-    const callMade = () => single && this.builder.functionCalls.length + this.pending.length > 0;
+    const single = plan.singleCall;
+    const callMade = () => single && this.builder.functionCallCount + this.pending.length > 0;
     // Deltas faster than the engine's window go out together: see `Engine.deltaWindowMs`.
     for await (const batch of pacedBatches(stream, { intervalMs: engine.deltaWindowMs ?? 0 })) {
       let text = '';
@@ -290,7 +270,7 @@ export class ResponseRun {
       status: outcome.status,
       output,
       output_text: textOf(output),
-      completed_at: outcome.status === 'completed' ? this.ctx.now() : null,
+      completed_at: outcome.status === 'completed' ? this.ports.now() : null,
       error: outcome.error ?? null,
       incomplete_details: outcome.reason ? { reason: outcome.reason } : null,
       usage: outcome.usage ?? null,
@@ -302,9 +282,9 @@ export class ResponseRun {
     // The final snapshot and the rest of the log land in one transaction.
     const rest = this.log.takeUnsaved();
     await this.flushing;
-    if (this.ctx.store && !outcome.deleted) {
+    if (this.store && !outcome.deleted) {
       try {
-        await this.ctx.store.save(this.response, this.ctx.logEvents ? rest : []);
+        await this.store.save(this.response, this.plan.logEvents ? rest : []);
       } catch (err) {
         // The client still gets the result; the next runtime marks the stored copy interrupted.
         reportPersistFailure(this.id, err);
@@ -350,15 +330,4 @@ function textOf(output: ResponseObject['output']): string {
     .flatMap((i) => (i.type === 'message' ? i.content : []))
     .map((c) => (c.type === 'output_text' ? c.text : ''))
     .join('');
-}
-
-function isClientFunction(request: CreateResponseRequest, name: string): boolean {
-  return (request.tools ?? []).some((t) => t.type === 'function' && t.name === name);
-}
-
-function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {
-  const format = request.text?.format;
-  if (format?.type === 'json_schema') return { jsonSchema: format.schema };
-  if (format?.type === 'json_object') return { jsonSchema: {} };
-  return {};
 }

@@ -1,16 +1,15 @@
 /** `POST /v1/responses`: validate, assemble the conversation, start the run, answer in the requested mode. */
-import type { ToolSpec } from '../../chat/chat-format';
-import { thinkingFromEffort } from '../../chat/thinking-from-effort';
 import { CreateResponseRequest } from '../../protocol/create-request';
 import { validationError } from '../../protocol/validation-error';
 import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
-import { isWebSearch, modelTools } from '../builtin-functions';
+import { isWebSearch } from '../builtin-functions';
 import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
 import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
+import { buildRunPlan } from '../run-plan';
 import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
@@ -41,16 +40,15 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   checkToolOutputs(history, input);
   const conversation = toConversation([...history, ...input]);
 
-  // Render once; reject an over-long prompt before anything is stored or streamed.
-  const tools: ToolSpec[] = request.tool_choice === 'none' ? [] : modelTools(request.tools ?? []);
-  const enableThinking = thinkingFromEffort(request.reasoning?.effort);
-  const rendered = model.format.render({
-    instructions: request.instructions,
-    items: conversation,
-    tools,
-    ...(enableThinking !== undefined ? { enableThinking } : {}),
+  // Plan (and render) once; reject an over-long input before anything is stored or streamed.
+  const plan = buildRunPlan({
+    request,
+    format: model.format,
+    conversation,
+    containerId: containerFor(request, history),
+    maxToolRounds: state.maxToolRounds,
   });
-  const promptTokens = await model.engine.countTokens(model.info.id, rendered.prompt);
+  const promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
@@ -70,21 +68,11 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     throw err;
   }
 
-  const streaming = request.stream ?? false;
-  const run = new ResponseRun(initial, {
-    request,
+  const run = new ResponseRun(initial, plan, {
     engine: model.engine,
-    format: model.format,
     place,
-    conversation,
-    tools,
-    rendered,
-    enableThinking,
-    ports: state.tools,
-    maxToolRounds: state.maxToolRounds,
-    containerId: containerFor(request, history),
-    store: store ? state.store : null,
-    logEvents: streaming || background,
+    store: state.store,
+    tools: state.tools,
     now: state.now,
     flushMs: state.flushMs,
   });
@@ -100,8 +88,8 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   };
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
-  const include = new Set(request.include ?? []);
-  if (streaming) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
+  const { include } = plan;
+  if (request.stream) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
   if (background) return Response.json(presentResponse(run.snapshot(), include));
   return Response.json(presentResponse(await run.done, include));
 }
