@@ -12,6 +12,7 @@ import { errorResponse } from '../protocol/error-response';
 import type { ResponseStore } from '../store/response-store';
 import { ApiError } from '../shared/api-error';
 import { INTERRUPTED } from './response-run';
+import { unreadableResponse } from './response-factory';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
@@ -85,9 +86,14 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
   };
-  // Whatever an earlier runtime left running can never finish now.
-  await state.store.failUnfinished(INTERRUPTED, now());
-  await state.store.pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600));
+  // Whatever an earlier runtime left running can never finish now. This upkeep must never
+  // keep the runtime from starting: a failure is logged, and the next start tries again.
+  try {
+    await state.store.failUnfinished(INTERRUPTED, now(), (id, reason, salvage) => unreadableResponse(id, reason, salvage, now()));
+    await state.store.pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600));
+  } catch (err) {
+    console.error('Startup recovery of stored responses failed; serving anyway:', err);
+  }
 
   return {
     async fetch(request) {

@@ -6,6 +6,8 @@ import type { StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
 import type { ResponseStore } from './response-store';
 import { Codes } from '../shared/error-codes';
+import { describeError } from '../shared/api-error';
+import type { UnreadableResponse } from './response-store';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */
@@ -31,6 +33,13 @@ function row(response: ResponseObject, now?: number): ResponseRow {
     ...(terminal ? { finished_at: response.completed_at ?? now ?? Math.floor(Date.now() / 1000) } : {}),
     response,
   };
+}
+
+/** What `failUnfinished` needs of a row: a response object whose output is a list of objects. */
+function isFailable(response: unknown): response is ResponseObject {
+  if (typeof response !== 'object' || response === null) return false;
+  const output = (response as { output?: unknown }).output;
+  return Array.isArray(output) && output.every((item) => typeof item === 'object' && item !== null);
 }
 
 class IdbStore implements ResponseStore {
@@ -116,21 +125,48 @@ class IdbStore implements ResponseStore {
     return rows.at(-1)?.item;
   }
 
-  async failUnfinished(message: string, now: number): Promise<string[]> {
-    const tx = this.db.transaction('responses', 'readwrite');
-    const index = tx.store.index('by-status');
-    const rows = [...(await index.getAll('queued')), ...(await index.getAll('in_progress'))];
-    for (const r of rows) {
+  async failUnfinished(message: string, now: number, unreadable: UnreadableResponse): Promise<string[]> {
+    // Keys only: a key is a short string and always readable; a row may not be (a value
+    // structured clone cannot rebuild, or one written by a broken version). Each row then
+    // gets its own transaction, so one bad row can neither abort nor block the others.
+    const index = this.db.transaction('responses').store.index('by-status');
+    const ids = [...(await index.getAllKeys('queued')), ...(await index.getAllKeys('in_progress'))];
+    for (const id of ids) {
+      try {
+        await this.failOne(id, message, now, unreadable);
+      } catch (err) {
+        // Even the replacement could not be written (disk full, say): the next start tries again.
+        console.error(`Startup recovery could not mark response ${id} failed:`, err);
+      }
+    }
+    return ids;
+  }
+
+  /** Read and write are separate transactions: this runs at start, before anything else writes. */
+  private async failOne(id: string, message: string, now: number, unreadable: UnreadableResponse): Promise<void> {
+    let stored: ResponseRow | undefined;
+    let problem: unknown = null;
+    try {
+      stored = await this.db.get('responses', id);
+      if (stored && !isFailable(stored.response)) problem = new Error('the stored response has no output list');
+    } catch (err) {
+      problem = err;
+    }
+    if (problem === null && stored) {
       const response: ResponseObject = {
-        ...r.response,
+        ...stored.response,
         status: 'failed',
         error: { code: Codes.serverError, message },
-        output: r.response.output.map((item) => ({ ...item, status: 'incomplete' as const })),
+        output: stored.response.output.map((item) => ({ ...item, status: 'incomplete' as const })),
       };
-      await tx.store.put(row(response, now));
+      await this.db.put('responses', row(response, now));
+      return;
     }
-    await tx.done;
-    return rows.map((r) => r.id);
+    if (!stored && problem === null) return; // deleted meanwhile
+    const reason = describeError(problem);
+    console.warn(`Startup recovery: response ${id} could not be read (${reason}); it is replaced by a failed response saying so.`);
+    const salvage = stored?.response as Partial<ResponseObject> | null | undefined;
+    await this.db.put('responses', row(unreadable(id, reason, salvage ?? null), now));
   }
 
   async pruneEventLogs(finishedBefore: number): Promise<number> {
