@@ -73,6 +73,24 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
   { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
 ];
 
+/**
+ * A path segment as the id it names. A malformed escape (`%`, `%ZZ`) cannot be decoded, so
+ * it stays as sent: no stored id contains `%`, and the route answers its usual 404.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The answer to a HEAD: the GET's status and headers; a streamed body is cancelled, not read. */
+function withoutBody(response: Response): Response {
+  void response.body?.cancel().catch(() => undefined);
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export async function createResponsesServer(options: ResponsesServerOptions): Promise<ResponsesServer> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const state: ServerState = {
@@ -98,24 +116,30 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
   return {
     async fetch(request) {
       const url = new URL(request.url);
+      // HEAD is GET without the body (RFC 9110 §9.3.2): same status and headers.
+      const head = request.method === 'HEAD';
       try {
         for (const route of ROUTES) {
           const match = route.pattern.exec(url.pathname);
           if (!match) continue;
-          const handler = route.methods[request.method];
-          if (!handler)
+          const handler = route.methods[head && route.methods.GET ? 'GET' : request.method];
+          if (!handler) {
+            const allowed = Object.keys(route.methods).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
             throw new ApiError({
               status: 405,
               type: 'invalid_request_error',
               code: Codes.methodNotAllowed,
               param: null,
-              message: `Method ${request.method} is not allowed on ${url.pathname}. Allowed: ${Object.keys(route.methods).join(', ')}.`,
+              message: `Method ${request.method} is not allowed on ${url.pathname}. Allowed: ${allowed.join(', ')}.`,
             });
-          return await handler(state, request, url, match.slice(1).map(decodeURIComponent));
+          }
+          const response = await handler(state, request, url, match.slice(1).map(decodeSegment));
+          return head ? withoutBody(response) : response;
         }
         throw new ApiError({ status: 404, type: 'invalid_request_error', code: Codes.unknownUrl, param: null, message: `Invalid URL (${request.method} ${url.pathname})` });
       } catch (err) {
-        return errorResponse(err);
+        const response = errorResponse(err);
+        return head ? withoutBody(response) : response;
       }
     },
     async close() {
