@@ -31,40 +31,48 @@ function nestingParam(path: ReadonlyArray<PropertyKey>): string {
   return paramPath(path.slice(0, typeof path[1] === 'number' ? 2 : 1));
 }
 
-interface Frame {
-  value: unknown;
-  depth: number;
+/** One open container on the walk: its key in the parent and the next child to visit. */
+interface Level {
   key: PropertyKey;
-  parent: Frame | null;
+  value: Record<PropertyKey, unknown>;
+  /** Own keys of an object; null for an array (visited by index). */
+  keys: string[] | null;
+  size: number;
+  next: number;
 }
 
-function pathOf(frame: Frame): PropertyKey[] {
-  const path: PropertyKey[] = [];
-  for (let f: Frame | null = frame; f?.parent; f = f.parent) path.push(f.key);
-  return path.reverse();
+function open(value: object, key: PropertyKey): Level {
+  const keys = Array.isArray(value) ? null : Object.keys(value);
+  return { key, value: value as Record<PropertyKey, unknown>, keys, size: keys ? keys.length : (value as unknown[]).length, next: 0 };
 }
 
 /**
  * The 400 for a parsed JSON body nested deeper than {@link MAX_JSON_DEPTH}, or null.
- * Iterative (an explicit stack), so a 100,000-deep body costs memory, not the call stack.
+ * Iterative, and the stack holds only the containers on the current path (never more than
+ * `maxDepth`), so a 100,000-deep or 5-million-array body costs neither call stack nor memory.
  */
 export function nestingError(body: unknown, maxDepth = MAX_JSON_DEPTH): ApiError | null {
   if (body === null || typeof body !== 'object') return null;
-  const stack: Frame[] = [{ value: body, depth: 1, key: '', parent: null }];
+  const stack: Level[] = [open(body, '')];
   while (stack.length) {
-    const frame = stack.pop()!;
-    const { value, depth } = frame;
-    if (depth > maxDepth) {
-      const param = nestingParam(pathOf(frame));
+    const top = stack[stack.length - 1]!;
+    if (top.next >= top.size) {
+      stack.pop();
+      continue;
+    }
+    const key = top.keys ? top.keys[top.next]! : top.next;
+    top.next++;
+    const child = top.value[key];
+    if (child === null || typeof child !== 'object') continue;
+    if (stack.length >= maxDepth) {
+      const param = nestingParam([...stack.slice(1).map((level) => level.key), key]);
       return invalidRequest(
         `Invalid '${param}': nested too deeply. Objects and arrays in a request may nest at most ${maxDepth} levels (the body is level 1); flatten the value or use '$defs' and '$ref' in a JSON schema.`,
         param,
         Codes.nestingAboveMaxDepth,
       );
     }
-    // Only containers get a frame: scalars cannot nest, and a big array of them costs nothing.
-    const entries: Array<[PropertyKey, unknown]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value as object);
-    for (const [key, v] of entries) if (v !== null && typeof v === 'object') stack.push({ value: v, depth: depth + 1, key, parent: frame });
+    stack.push(open(child, key));
   }
   return null;
 }
