@@ -9,7 +9,7 @@ import { ApiError, invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import { paramPath } from './validation-error';
 
-/** Largest request body, in bytes (before decoding). OpenAI allows 50 MB of image bytes; a browser tab is not a datacenter. */
+/** Largest request body, in bytes (before decoding). OpenAI allows 50 MB of image bytes; here the body, its stored copy and the prompt share one tab's memory. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Deepest nesting of objects and arrays in a body; the body itself is level 1. */
 export const MAX_JSON_DEPTH = 64;
