@@ -4,7 +4,25 @@
  * only when absent/null and otherwise rejected with a 400 that names them.
  */
 import { z } from 'zod';
+import { invalidRequest } from '../shared/api-error';
+import { Codes } from '../shared/error-codes';
 import { InputItem } from './input-item-schemas';
+import { MAX_TOOLS, nestingError } from './request-limits';
+import { validationError } from './validation-error';
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A JSON object kept exactly as sent. `z.record` would rebuild it, and an own `__proto__`
+ * key (which JSON.parse makes) is skipped unchecked and lost on the way: data silently dropped.
+ */
+function jsonObject() {
+  return z.custom<Record<string, unknown>>().superRefine((value, ctx) => {
+    if (!isJsonObject(value)) ctx.addIssue({ code: 'invalid_type', expected: 'object', input: value });
+  });
+}
 
 /** A field the local runtime does not implement: absent or null only. */
 function unsupported(why: string) {
@@ -17,7 +35,7 @@ export const FunctionTool = z.strictObject({
     .string()
     .regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'Function names must match ^[a-zA-Z0-9_-]{1,64}$.' }),
   description: z.string().nullish(),
-  parameters: z.record(z.string(), z.unknown()).nullish(),
+  parameters: jsonObject().nullish(),
   strict: z.boolean().nullish(),
   defer_loading: z.boolean().optional(),
 });
@@ -74,16 +92,32 @@ export const TextFormat = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('json_schema'),
     name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'Names must match ^[a-zA-Z0-9_-]{1,64}$.' }),
-    schema: z.record(z.string(), z.unknown()),
+    schema: jsonObject(),
     description: z.string().optional(),
     strict: z.boolean().nullish(),
   }),
 ]);
 export type TextFormat = z.infer<typeof TextFormat>;
 
-export const Metadata = z
-  .record(z.string().max(64), z.string().max(512))
-  .refine((m) => Object.keys(m).length <= 16, { message: 'METADATA_KEYS' });
+/**
+ * OpenAI's metadata: at most 16 pairs, keys up to 64 characters, string values up to 512.
+ * Any key is data, `__proto__` and `constructor` included: the object is checked entry by
+ * entry and passed on as sent (see {@link jsonObject} for why not `z.record`).
+ */
+export const Metadata = z.custom<Record<string, string>>().superRefine((value, ctx) => {
+  if (!isJsonObject(value)) {
+    ctx.addIssue({ code: 'invalid_type', expected: 'object', input: value });
+    return;
+  }
+  const entries = Object.entries(value);
+  for (const [key, v] of entries) {
+    if (key.length > 64)
+      ctx.addIssue({ code: 'custom', input: value, message: `keys may be at most 64 characters long, but '${key.slice(0, 64)}…' has ${key.length}.` });
+    else if (typeof v !== 'string') ctx.addIssue({ code: 'invalid_type', expected: 'string', input: v, path: [key] });
+    else if (v.length > 512) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 512, inclusive: true, input: v, path: [key] });
+  }
+  if (entries.length > 16) ctx.addIssue({ code: 'custom', input: value, message: 'METADATA_KEYS' });
+});
 
 const ReasoningConfig = z.strictObject({
   effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullish(),
@@ -105,7 +139,7 @@ export const CreateResponseRequest = z.strictObject({
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   metadata: Metadata.nullish(),
-  tools: z.array(Tool).optional(),
+  tools: z.array(Tool).max(MAX_TOOLS).optional(),
   tool_choice: ToolChoice.optional(),
   parallel_tool_calls: z.boolean().nullish(),
   text: z
@@ -133,3 +167,17 @@ export const CreateResponseRequest = z.strictObject({
   prompt_cache_options: unsupported('Prompt cache options are not supported; the engine reuses its KV cache automatically.'),
 });
 export type CreateResponseRequest = z.infer<typeof CreateResponseRequest>;
+
+/**
+ * The one validation entry for a create body (already JSON-parsed): an object, within the
+ * nesting limit (checked first, iteratively: deep values must never reach zod or storage),
+ * then the schema. Throws the OpenAI-shaped 400 naming the parameter.
+ */
+export function parseCreateRequest(body: unknown): CreateResponseRequest {
+  if (!isJsonObject(body)) throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
+  const tooDeep = nestingError(body);
+  if (tooDeep) throw tooDeep;
+  const parsed = CreateResponseRequest.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error, body);
+  return parsed.data;
+}

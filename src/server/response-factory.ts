@@ -45,3 +45,20 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     prompt_cache_key: request.prompt_cache_key ?? null,
   };
 }
+
+/**
+ * The failed response that replaces a stored one the runtime could not read back at start:
+ * keeps the id (and model and creation time when they survived) and says what happened.
+ */
+export function unreadableResponse(id: string, reason: string, salvage: Partial<ResponseObject> | null, now: number): ResponseObject {
+  const model = typeof salvage?.model === 'string' ? salvage.model : 'unknown';
+  const created = typeof salvage?.created_at === 'number' && Number.isInteger(salvage.created_at) ? salvage.created_at : now;
+  return {
+    ...initialResponse(id, { model }, 'failed', created),
+    background: salvage?.background === true,
+    error: {
+      code: 'server_error',
+      message: `This response was cut off by an earlier runtime and its stored copy could not be read back (${reason}); its output is lost. Send the request again.`,
+    },
+  };
+}

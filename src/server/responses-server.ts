@@ -13,6 +13,7 @@ import type { ResponseStore } from '../store/response-store';
 import { ApiError, describeError } from '../shared/api-error';
 import { HeldWritesStore } from '../store/held-writes-store';
 import { INTERRUPTED } from './response-run';
+import { unreadableResponse } from './response-factory';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
@@ -80,6 +81,24 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
   { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
 ];
 
+/**
+ * A path segment as the id it names. A malformed escape (`%`, `%ZZ`) cannot be decoded, so
+ * it stays as sent: no stored id contains `%`, and the route answers its usual 404.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** The answer to a HEAD: the GET's status and headers; a streamed body is cancelled, not read. */
+function withoutBody(response: Response): Response {
+  void response.body?.cancel().catch(() => undefined);
+  return new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export async function createResponsesServer(options: ResponsesServerOptions): Promise<ResponsesServer> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const state: ServerState = {
@@ -96,9 +115,12 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
   };
-  // Whatever an earlier runtime left running can never finish now. Neither step may keep
-  // the runtime from starting: with storage full (or a row it cannot write) reads still work.
-  await state.store.failUnfinished(INTERRUPTED, now()).catch((err: unknown) => console.error(`Could not mark interrupted responses failed at start: ${describeError(err)}`));
+  // Whatever an earlier runtime left running can never finish now. None of this upkeep may
+  // keep the runtime from starting (storage full, a row it cannot read): a failure is
+  // logged, reads still work, and the next start tries again.
+  await state.store
+    .failUnfinished(INTERRUPTED, now(), (id, reason, salvage) => unreadableResponse(id, reason, salvage, now()))
+    .catch((err: unknown) => console.error(`Could not mark interrupted responses failed at start: ${describeError(err)}`));
   await state.store
     .pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600))
     .catch((err: unknown) => console.error(`Could not prune old event logs at start: ${describeError(err)}`));
@@ -107,24 +129,30 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
   return {
     async fetch(request) {
       const url = new URL(request.url);
+      // HEAD is GET without the body (RFC 9110 §9.3.2): same status and headers.
+      const head = request.method === 'HEAD';
       try {
         for (const route of ROUTES) {
           const match = route.pattern.exec(url.pathname);
           if (!match) continue;
-          const handler = route.methods[request.method];
-          if (!handler)
+          const handler = route.methods[head && route.methods.GET ? 'GET' : request.method];
+          if (!handler) {
+            const allowed = Object.keys(route.methods).flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m]));
             throw new ApiError({
               status: 405,
               type: 'invalid_request_error',
               code: Codes.methodNotAllowed,
               param: null,
-              message: `Method ${request.method} is not allowed on ${url.pathname}. Allowed: ${Object.keys(route.methods).join(', ')}.`,
+              message: `Method ${request.method} is not allowed on ${url.pathname}. Allowed: ${allowed.join(', ')}.`,
             });
-          return await handler(state, request, url, match.slice(1).map(decodeURIComponent));
+          }
+          const response = await handler(state, request, url, match.slice(1).map(decodeSegment));
+          return head ? withoutBody(response) : response;
         }
         throw new ApiError({ status: 404, type: 'invalid_request_error', code: Codes.unknownUrl, param: null, message: `Invalid URL (${request.method} ${url.pathname})` });
       } catch (err) {
-        return errorResponse(err);
+        const response = errorResponse(err);
+        return head ? withoutBody(response) : response;
       }
     },
     async close() {

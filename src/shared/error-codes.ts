@@ -19,6 +19,10 @@ export const Codes = {
   decimalAboveMaxValue: 'decimal_above_max_value',
   decimalBelowMinValue: 'decimal_below_min_value',
   objectAboveMaxProperties: 'object_above_max_properties',
+  /** Objects/arrays nested deeper than the request limit (see `protocol/request-limits.ts`). */
+  nestingAboveMaxDepth: 'nesting_above_max_depth',
+  /** A body larger than the request limit: HTTP 413. */
+  requestTooLarge: 'request_too_large',
   missingRequiredParameter: 'missing_required_parameter',
   unknownParameter: 'unknown_parameter',
   unsupportedParameter: 'unsupported_parameter',

@@ -124,8 +124,8 @@ export class HeldWritesStore implements ResponseStore {
     return this.#inner.findItem(itemId);
   }
 
-  failUnfinished(message: string, now: number): Promise<string[]> {
-    return this.#serial(() => this.#inner.failUnfinished(message, now));
+  failUnfinished(...args: Parameters<ResponseStore['failUnfinished']>): Promise<string[]> {
+    return this.#serial(() => this.#inner.failUnfinished(...args));
   }
 
   listStored() {

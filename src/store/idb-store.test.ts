@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
-import { initialResponse } from '../server/response-factory';
+import { initialResponse, unreadableResponse } from '../server/response-factory';
 import { openIdbStore } from './idb-store';
 import type { ResponseStore } from './response-store';
 
@@ -37,7 +37,7 @@ test('failUnfinished marks queued and in_progress responses failed with the mess
   await store.create(response('p', 'in_progress'), []);
   await store.create(response('done', 'in_progress'), []);
   await store.save(response('done', 'completed', 10), []);
-  const ids = await store.failUnfinished('interrupted, send it again', 2000);
+  const ids = await store.failUnfinished('interrupted, send it again', 2000, (id, reason, salvage) => unreadableResponse(id, reason, salvage, 2000));
   expect(ids.sort()).toEqual(['p', 'q']);
   expect(await store.get('q')).toMatchObject({ status: 'failed', error: { code: 'server_error', message: 'interrupted, send it again' } });
   expect(await store.get('done')).toMatchObject({ status: 'completed' });
@@ -50,4 +50,30 @@ test('save on a deleted response writes nothing back', async () => {
   expect(await store.get('gone')).toBeUndefined();
   expect(await store.events('gone', -1)).toEqual([]);
   expect(await store.delete('gone')).toBe(false);
+});
+
+test('failUnfinished skips past rows it cannot use: each is replaced by a failed response, the rest are failed as usual', async () => {
+  const name = `store-test-${process.pid}-${n++}`;
+  const poisoned = await openIdbStore({ name });
+  await poisoned.create(response('good', 'in_progress'), []);
+  poisoned.close();
+  // Rows an older or broken version could have left, written past the store.
+  const { openDB } = await import('idb');
+  const db = await openDB(name);
+  await db.put('responses', { id: 'null-response', status: 'in_progress', response: null });
+  await db.put('responses', { id: 'no-output', status: 'queued', response: { id: 'no-output', model: 'm', created_at: 5, output: null } });
+  db.close();
+
+  const reopened = await openIdbStore({ name });
+  const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  const ids = await reopened.failUnfinished('interrupted', 2000, (id, reason, salvage) => unreadableResponse(id, reason, salvage, 2000));
+  expect(ids.sort()).toEqual(['good', 'no-output', 'null-response']);
+  expect(warn).toHaveBeenCalledTimes(2);
+  warn.mockRestore();
+  expect(await reopened.get('good')).toMatchObject({ status: 'failed', error: { message: 'interrupted' } });
+  expect(await reopened.get('null-response')).toMatchObject({ id: 'null-response', status: 'failed', model: 'unknown', created_at: 2000, error: { code: 'server_error' } });
+  expect(await reopened.get('no-output')).toMatchObject({ status: 'failed', model: 'm', created_at: 5, output: [] });
+  // Marked failed, so the next start does not meet them again.
+  expect(await reopened.failUnfinished('again', 3000, () => { throw new Error('not called'); })).toEqual([]);
+  reopened.close();
 });

@@ -7,6 +7,8 @@ import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-event
 import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
 import type { ResponseStore, StoredSummary } from './response-store';
 import { Codes } from '../shared/error-codes';
+import { describeError } from '../shared/api-error';
+import type { UnreadableResponse } from './response-store';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */
@@ -33,6 +35,13 @@ function row(response: ResponseObject, now?: number, storedAt?: number): Respons
     ...(terminal ? { finished_at: response.completed_at ?? now ?? Math.floor(Date.now() / 1000) } : {}),
     response,
   };
+}
+
+/** What `failUnfinished` needs of a row: a response object whose output is a list of objects. */
+function isFailable(response: unknown): response is ResponseObject {
+  if (typeof response !== 'object' || response === null) return false;
+  const output = (response as { output?: unknown }).output;
+  return Array.isArray(output) && output.every((item) => typeof item === 'object' && item !== null);
 }
 
 class IdbStore implements ResponseStore {
@@ -118,34 +127,71 @@ class IdbStore implements ResponseStore {
     return rows.at(-1)?.item;
   }
 
-  /**
-   * The output a cut-off response keeps is what its event log recorded (flushed while the
-   * model generated; the stored snapshot is older), and its log gains the terminal
-   * `response.failed`, so a client resuming the stream sees how it ended.
-   */
-  async failUnfinished(message: string, now: number): Promise<string[]> {
-    const tx = this.db.transaction(['responses', 'events'], 'readwrite');
-    const index = tx.objectStore('responses').index('by-status');
-    const rows = [...(await index.getAll('queued')), ...(await index.getAll('in_progress'))];
-    for (const r of rows) {
-      const log = (await tx.objectStore('events').getAll(IDBKeyRange.bound([r.id, -Infinity], [r.id, Infinity]))).map((e) => e.event);
+  async failUnfinished(message: string, now: number, unreadable: UnreadableResponse): Promise<string[]> {
+    // Keys only: a key is a short string and always readable; a row may not be (a value
+    // structured clone cannot rebuild, or one written by a broken version). Each row then
+    // gets its own transaction, so one bad row can neither abort nor block the others.
+    const index = this.db.transaction('responses').store.index('by-status');
+    const ids = [...(await index.getAllKeys('queued')), ...(await index.getAllKeys('in_progress'))];
+    for (const id of ids) {
+      try {
+        await this.failOne(id, message, now, unreadable);
+      } catch (err) {
+        // Even the replacement could not be written (disk full, say): the next start tries again.
+        console.error(`Startup recovery could not mark response ${id} failed:`, err);
+      }
+    }
+    return ids;
+  }
+
+  /** Read and write are separate transactions: this runs at start, before anything else writes. */
+  private async failOne(id: string, message: string, now: number, unreadable: UnreadableResponse): Promise<void> {
+    let stored: ResponseRow | undefined;
+    let problem: unknown = null;
+    try {
+      stored = await this.db.get('responses', id);
+      if (stored && !isFailable(stored.response)) problem = new Error('the stored response has no output list');
+    } catch (err) {
+      problem = err;
+    }
+    if (problem === null && stored) {
+      // The output a cut-off response keeps is what its event log recorded: the log is
+      // flushed while the model generates, the stored snapshot only at state changes.
+      const log = await this.eventsOf(id);
       const replayed = log.length > 0 ? replayOutput(log) : [];
-      const output = replayed.length >= r.response.output.length ? replayed : r.response.output;
+      const output = replayed.length >= stored.response.output.length ? replayed : stored.response.output;
       const response: ResponseObject = {
-        ...r.response,
+        ...stored.response,
         status: 'failed',
         error: { code: Codes.serverError, message },
         output: output.map((item) => (item.status === 'completed' ? item : { ...item, status: 'incomplete' as const })),
       };
-      await tx.objectStore('responses').put(row(response, now, r.stored_at));
       const last = log.at(-1);
+      const tx = this.db.transaction(['responses', 'events'], 'readwrite');
+      const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, now, stored.stored_at))];
       if (last && !TERMINAL_EVENT_TYPES.has(last.type)) {
+        // The log gains its terminal event, so a client resuming the stream sees how it ended.
         const terminal: StreamEvent = { type: 'response.failed', sequence_number: last.sequence_number + 1, response };
-        await tx.objectStore('events').put({ response_id: r.id, sequence_number: terminal.sequence_number, event: terminal });
+        writes.push(tx.objectStore('events').put({ response_id: id, sequence_number: terminal.sequence_number, event: terminal }));
       }
+      await Promise.all([...writes, tx.done]);
+      return;
     }
-    await tx.done;
-    return rows.map((r) => r.id);
+    if (!stored && problem === null) return; // deleted meanwhile
+    const reason = describeError(problem);
+    console.warn(`Startup recovery: response ${id} could not be read (${reason}); it is replaced by a failed response saying so.`);
+    const salvage = stored?.response as Partial<ResponseObject> | null | undefined;
+    await this.db.put('responses', row(unreadable(id, reason, salvage ?? null), now));
+  }
+
+  /** A response's event log; an unreadable one counts as empty (recovery then keeps the snapshot's output). */
+  private async eventsOf(id: string): Promise<StreamEvent[]> {
+    try {
+      return (await this.db.getAll('events', IDBKeyRange.bound([id, -Infinity], [id, Infinity]))).map((e) => e.event);
+    } catch (err) {
+      console.warn(`Startup recovery: the event log of ${id} could not be read (${describeError(err)}).`);
+      return [];
+    }
   }
 
   async listStored(): Promise<StoredSummary[]> {
@@ -158,6 +204,8 @@ class IdbStore implements ResponseStore {
     const summaries: Array<StoredSummary & { order: number }> = [];
     for (let c = await tx.objectStore('responses').openCursor(); c; c = await c.continue()) {
       const { response } = c.value;
+      // A row that is not a response (written by a broken version) is not listed; recovery reports it.
+      if (typeof response !== 'object' || response === null || typeof response.id !== 'string') continue;
       add(response.id, response);
       summaries.push({
         order: c.value.stored_at ?? response.created_at * 1000,

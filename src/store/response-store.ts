@@ -36,12 +36,17 @@ export interface ResponseStore {
   findItem(itemId: string): Promise<StoredItem | undefined>;
   /**
    * Responses an earlier runtime left `queued`/`in_progress` become `failed` with `message`.
+   * A row that cannot be read or is not a response is logged and replaced by
+   * `unreadable(id, reason, whatever could be read)`; no row can make this throw.
    * Returns their ids.
    */
-  failUnfinished(message: string, now: number): Promise<string[]>;
-  /** Every stored response, oldest first (by `created_at`, then id). Reads everything: for occasional use. */
+  failUnfinished(message: string, now: number, unreadable: UnreadableResponse): Promise<string[]>;
+  /** Every stored response, oldest first (by creation). Reads everything: for occasional use. */
   listStored(): Promise<StoredSummary[]>;
   /** Drops event logs of responses that finished before `finishedBefore` (unix seconds). */
   pruneEventLogs(finishedBefore: number): Promise<number>;
   close(): void;
 }
+
+/** Builds the failed response that stands in for a stored row that could not be read. */
+export type UnreadableResponse = (id: string, reason: string, salvage: Partial<ResponseObject> | null) => ResponseObject;

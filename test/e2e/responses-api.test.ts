@@ -161,11 +161,43 @@ test('errors from the server reach the SDK as OpenAI errors (unknown model → 4
   expect(result?.type).toBe('invalid_request_error');
 });
 
-test('reload: stored responses are still retrievable (IndexedDB)', async () => {
+test('limits: a body at the nesting limit round-trips through the real IndexedDB; a deeper one is a 400', async () => {
+  const result = await page.evaluate(async () => {
+    // Body = level 1, text 2, format 3, schema 4, then arrays to level `depth`.
+    const body = (depth: number) =>
+      `{"model":"test-scripted","input":"deep","background":true,"text":{"format":{"type":"json_schema","name":"d","schema":{"x":${'['.repeat(depth - 4)}${']'.repeat(depth - 4)}}}}}`;
+    const post = (text: string) => fetch('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+    const created = (await (await post(body(64))).json()) as { id: string };
+    let retrieved = await window.sdk!.responses.retrieve(created.id);
+    while (retrieved.status !== 'completed') retrieved = await window.sdk!.responses.retrieve(created.id);
+    const next = await window.sdk!.responses.create({ model: 'test-scripted', input: 'next', previous_response_id: created.id });
+    const deeper = await post(body(1265));
+    return { schema: JSON.stringify(retrieved.text?.format).length, next: next.status, deeper: deeper.status, error: ((await deeper.json()) as { error: { param: string } }).error.param };
+  });
+  expect(result).toEqual({ schema: expect.any(Number), next: 'completed', deeper: 400, error: 'text.format.schema' });
+});
+
+test('reload: stored responses are still retrievable (IndexedDB), and a stored row the runtime cannot use does not stop its start', async () => {
   const id = await page.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-scripted', input: 'keep me' })).id);
+  // A poisoned row, written past the runtime: before, every later start failed on it.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('local-responses');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const tx = open.result.transaction('responses', 'readwrite');
+          tx.objectStore('responses').put({ id: 'resp_poisoned', status: 'in_progress', response: null });
+          tx.oncomplete = () => (open.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
   await page.reload();
   await page.locator('[data-runtime-state="ready"]').waitFor();
   await page.waitForFunction(() => window.sdk !== undefined);
   const text = await page.evaluate(async (id) => (await window.sdk!.responses.retrieve(id)).output_text, id);
   expect(text).toBe('You said: keep me');
+  const poisoned = await page.evaluate(async () => (await window.sdk!.responses.retrieve('resp_poisoned')).status);
+  expect(poisoned).toBe('failed');
 });

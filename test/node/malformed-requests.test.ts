@@ -11,7 +11,7 @@ afterEach(() => closeAndCheck(local));
 interface Case {
   name: string;
   body?: unknown;
-  raw?: { body: string; contentType?: string; method?: string; path?: string };
+  raw?: { body: string | Uint8Array<ArrayBuffer>; contentType?: string; method?: string; path?: string };
   status: number;
   param?: string | null;
   code?: string | null;
@@ -20,6 +20,11 @@ interface Case {
 
 const ok = { model: 'test-scripted', input: 'hi' };
 const tooManyKeys = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, 'v']));
+/** A JSON schema `levels` objects deep, as text (JSON.stringify itself overflows on deep values). */
+const deepSchema = (levels: number) => '{"type":"object","properties":{"a":'.repeat(levels) + '{"type":"string"}' + '}}'.repeat(levels);
+const withSchema = (schema: string) => `{"model":"test-scripted","input":"hi","text":{"format":{"type":"json_schema","name":"x","schema":${schema}}}}`;
+const fn = (i: number) => ({ type: 'function', name: `f${i}` });
+const utf8 = (text: string) => new TextEncoder().encode(text);
 
 const cases: Case[] = [
   { name: 'invalid JSON', raw: { body: '{"model": "test-scripted",' }, status: 400, code: 'invalid_json', message: /not valid JSON/ },
@@ -60,6 +65,29 @@ const cases: Case[] = [
   { name: 'unsupported include value', body: { ...ok, include: ['reasoning.encrypted_content'] }, status: 400, param: 'include[0]' },
   { name: 'json_schema format without schema', body: { ...ok, text: { format: { type: 'json_schema', name: 'x' } } }, status: 400, param: 'text.format.schema' },
   { name: 'prompt longer than the context window', body: { model: 'test-scripted', input: 'x'.repeat(140_000) }, status: 400, param: 'input', code: 'context_length_exceeded' },
+  // Limits (README "Limits"): nested too deep, too many tools, too big; each names the parameter.
+  { name: 'json_schema nested 1,265 levels', raw: { body: withSchema(deepSchema(1265)) }, status: 400, param: 'text.format.schema', code: 'nesting_above_max_depth', message: /at most 64 levels/ },
+  { name: 'json_schema nested 10,000 levels', raw: { body: withSchema(deepSchema(10_000)) }, status: 400, param: 'text.format.schema', code: 'nesting_above_max_depth' },
+  { name: 'function parameters nested 10,000 levels', raw: { body: `{"model":"test-scripted","input":"hi","tools":[{"type":"function","name":"f","parameters":${deepSchema(10_000)}}]}` }, status: 400, param: 'tools[0].parameters', code: 'nesting_above_max_depth' },
+  { name: 'arrays nested 100,000 levels in input', raw: { body: `{"model":"test-scripted","input":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}` }, status: 400, param: 'input[0]', code: 'nesting_above_max_depth' },
+  { name: '129 tools', body: { ...ok, tools: Array.from({ length: 129 }, (_, i) => fn(i)) }, status: 400, param: 'tools', code: 'array_above_max_length', message: /maximum length 128/ },
+  { name: 'body over 16 MiB', raw: { body: JSON.stringify({ ...ok, instructions: 'x'.repeat(16 * 1024 * 1024) }) }, status: 413, code: 'request_too_large', message: /at most 16777216 bytes/ },
+  // Bytes that are not text in the declared charset are refused, never decoded into something else.
+  { name: 'invalid UTF-8 in a key', raw: { body: new Uint8Array([...utf8('{"mo'), 0xff, ...utf8('del":"test-scripted","input":"hi"}')]) }, status: 400, code: 'invalid_json', message: /not valid UTF-8/ },
+  { name: 'a lone surrogate encoded as UTF-8', raw: { body: new Uint8Array([...utf8('{"model":"test-scripted","input":"'), 0xed, 0xa0, 0x80, ...utf8('"}')]) }, status: 400, code: 'invalid_json' },
+  { name: 'unsupported charset', raw: { body: JSON.stringify(ok), contentType: 'application/json; charset=shift_jis' }, status: 400, code: 'invalid_content_type', message: /Unsupported charset 'shift_jis'/ },
+  { name: 'unknown charset', raw: { body: JSON.stringify(ok), contentType: 'application/json; charset=bogus' }, status: 400, code: 'invalid_content_type' },
+  // `__proto__` is a key like any other: checked, not skipped.
+  { name: 'metadata __proto__ not a string', raw: { body: '{"model":"test-scripted","input":"hi","metadata":{"__proto__":{"x":1}}}' }, status: 400, param: 'metadata.__proto__', code: 'invalid_type' },
+  { name: 'metadata key over 64 characters', body: { ...ok, metadata: { ['k'.repeat(65)]: 'v' } }, status: 400, param: 'metadata' },
+  { name: '__proto__ at the top level', raw: { body: '{"model":"test-scripted","input":"hi","__proto__":{"stream":true}}' }, status: 400, param: '__proto__', code: 'unknown_parameter' },
+  // A malformed percent-escape in a path names an id that cannot exist: 404, never a 500.
+  { name: 'retrieve %', raw: { body: '', method: 'GET', path: '/v1/responses/%' }, status: 404 },
+  { name: 'retrieve %ZZ', raw: { body: '', method: 'GET', path: '/v1/responses/%ZZ' }, status: 404 },
+  { name: 'delete %', raw: { body: '', method: 'DELETE', path: '/v1/responses/%' }, status: 404 },
+  { name: 'cancel %E0%A4%A', raw: { body: '', method: 'POST', path: '/v1/responses/%E0%A4%A/cancel' }, status: 404 },
+  { name: 'input_items of %', raw: { body: '', method: 'GET', path: '/v1/responses/%/input_items' }, status: 404 },
+  { name: 'model %', raw: { body: '', method: 'GET', path: '/v1/models/%' }, status: 404 },
   { name: 'unknown route', raw: { body: '', method: 'GET', path: '/v1/frobs' }, status: 404, code: 'unknown_url' },
   { name: 'wrong method', raw: { body: '', method: 'PUT', path: '/v1/responses' }, status: 405 },
   { name: 'retrieve unknown id', raw: { body: '', method: 'GET', path: '/v1/responses/resp_nope' }, status: 404 },

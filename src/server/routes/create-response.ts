@@ -1,6 +1,5 @@
 /** `POST /v1/responses`: validate, assemble the conversation, start the run, answer in the requested mode. */
-import { CreateResponseRequest } from '../../protocol/create-request';
-import { validationError } from '../../protocol/validation-error';
+import { parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
 import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
@@ -18,12 +17,7 @@ import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
-  const body = await readJsonBody(httpRequest);
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
-  const parsed = CreateResponseRequest.safeParse(body);
-  if (!parsed.success) throw validationError(parsed.error, body);
-  const request = parsed.data;
+  const request = parseCreateRequest(await readJsonBody(httpRequest));
 
   const background = request.background ?? false;
   const store = request.store ?? true;
