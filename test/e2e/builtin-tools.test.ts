@@ -4,7 +4,7 @@
  * and `web_search` against a fixture "web" on another 127.0.0.1 port.
  *
  * One page for the file: the app is opened with test knobs (`python-time-limit-ms=3000`,
- * the fixture SearXNG, private network allowed for it). Each new conversation gets a new
+ * the fixture SearXNG, its loopback host allowed by name). Each new conversation gets a new
  * Python interpreter (pyodide starts in seconds), so tests that do not need a fresh one
  * continue the first test's conversation (`chain`).
  */
@@ -18,15 +18,18 @@ const TIME_LIMIT_MS = 3000;
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let web: FixtureWeb;
+let privateHost: FixtureWeb;
 let page: Page;
 beforeAll(async () => {
-  [e2e, web] = await Promise.all([startE2E(), serveFixtureWeb()]);
-  const query = `&python-time-limit-ms=${TIME_LIMIT_MS}&allow-private-network&searxng=${encodeURIComponent(web.origin)}`;
+  [e2e, web, privateHost] = await Promise.all([startE2E(), serveFixtureWeb(), serveFixtureWeb()]);
+  // The fixture web is allowed by name; `privateHost` (another loopback port) is not.
+  const query = `&python-time-limit-ms=${TIME_LIMIT_MS}&allow-host=${new URL(web.origin).host}&searxng=${encodeURIComponent(web.origin)}`;
   page = await openApp(await e2e.browser.newContext(), e2e.app.origin, query);
 });
 afterAll(async () => {
   await e2e?.close();
   await web?.close();
+  await privateHost?.close();
 });
 
 const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
@@ -265,6 +268,16 @@ describe('web_search', () => {
     expect(r.status).toBe('completed');
     expect(r.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed', action: { type: 'open_page', url } });
     expect(r.output_text).toBe('I could not read that page.');
+  });
+
+  test.each([302, 307])('a %i from the allowed host to another loopback port is not followed: that host sees no request', async (status) => {
+    const target = `${privateHost.origin}/pages/paris.html`;
+    const url = `${web.origin}/redirect?status=${status}&to=${encodeURIComponent(target)}`;
+    const r = await create({ input: script([call('open_page', { url }), 'Not followed.']), tools: [{ type: 'web_search' }] });
+    expect(r.status).toBe('completed');
+    expect(r.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed', action: { type: 'open_page', url } });
+    expect(web.requests).toContain(`GET /redirect?status=${status}&to=${encodeURIComponent(target)}`);
+    expect(privateHost.requests).toEqual([]);
   });
 
   test('never this app: open_page on /v1 fails without a request', async () => {

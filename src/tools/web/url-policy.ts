@@ -9,7 +9,7 @@
  *
  * Limits: a public host name that resolves to a private address cannot be seen from a
  * browser (no DNS access); Chromium's Private Network Access checks cover part of that.
- * Redirects are checked after the fact (see `fetch-web-search.ts`).
+ * Redirect targets are checked before they are requested (see `fetch-web-search.ts`).
  */
 import ipaddr from 'ipaddr.js';
 
