@@ -63,6 +63,23 @@ let chain: string | undefined;
 const inChain = () => (chain ? { previous_response_id: chain } : {});
 const include = ['code_interpreter_call.outputs'];
 
+/**
+ * Python workers (in the sandbox frame) that do not run a trivial script within 2 s: a
+ * worker whose thread is busy with model code cannot. Zero means no core is left spinning.
+ */
+async function busyWorkers(): Promise<number> {
+  expect(page.workers().length, 'the page’s workers include the sandbox’s Python workers').toBeGreaterThan(1);
+  const answers = await Promise.all(
+    page.workers().map((worker) =>
+      Promise.race([
+        worker.evaluate(() => 1).then(() => 0, () => 0), // closed meanwhile: not busy either
+        new Promise<number>((resolve) => setTimeout(() => resolve(1), 2000)),
+      ]),
+    ),
+  );
+  return answers.reduce((sum, busy) => sum + busy, 0);
+}
+
 function logsOf(item: unknown): string {
   const outputs = (item as { outputs?: Array<{ type: string; logs?: string }> | null }).outputs ?? [];
   return outputs.map((o) => o.logs ?? '').join('');
@@ -212,6 +229,37 @@ print(json.dumps(results))
     });
     expect(next.output[0]).toMatchObject({ status: 'completed', container_id: (looped.output[0] as { container_id: string }).container_id });
     expect(logsOf(next.output[0])).toBe('False 2\n');
+  });
+
+  test('a forged "done" with 12 MB of images, then a loop: nothing of it is stored, the worker is stopped at the limit', async () => {
+    // Model code can post what the worker posts (here from JS, so pyodide's heap is not
+    // the limit); it cannot see the call id, but a fresh interpreter's first call is 1.
+    // (12 MB: 60 MB messages do not make it across Chromium's processes at all.)
+    const code = [
+      'from pyodide.code import run_js',
+      'run_js("postMessage({ kind: \'done\', call: 1, error: null, images: Array(4).fill(\'data:image/png;base64,\' + \'A\'.repeat(3_000_000)), imagesDropped: 0 })")',
+      'while True:',
+      '    pass',
+    ].join('\n');
+    const started = Date.now();
+    const r = await create({ input: script([call('python', { code }), 'stopped']), tools: [codeInterpreter], include });
+    const elapsed = Date.now() - started;
+    console.log(`forged done response: ${elapsed} ms, ${JSON.stringify(r).length} characters`);
+    expect(r.output[0]).toMatchObject({ type: 'code_interpreter_call', status: 'failed' });
+    expect(JSON.stringify(r).length).toBeLessThan(100_000);
+    expect(elapsed).toBeGreaterThanOrEqual(TIME_LIMIT_MS - 500); // it was not taken as done
+    await expect.poll(() => busyWorkers(), { timeout: 10_000 }).toBe(0);
+  });
+
+  test('asyncio.ensure_future(spin()): the call returns, the spinning worker is stopped anyway; the next call says the state is gone', async () => {
+    // The pause lets the call return first; then the task takes the core.
+    const code = ['import asyncio', 'async def spin():', '    await asyncio.sleep(0.5)', '    while True:', '        pass', 'asyncio.ensure_future(spin())', 'print("returned")'].join('\n');
+    const first = await create({ input: script([call('python', { code }), 'spinning']), tools: [codeInterpreter], include });
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the task has started
+    await expect.poll(() => busyWorkers(), { timeout: TIME_LIMIT_MS + 10_000 }).toBe(0);
+    const next = await create({ previous_response_id: first.id, input: script([call('python', { code: 'print("spin" in globals())' }), 'ok']), tools: [codeInterpreter], include });
+    // Stopped during the call (fresh interpreter now), or right after it (this call says so).
+    expect(logsOf(next.output[0])).not.toContain('True');
   });
 
   test('Python state persists across a previous_response_id turn', async () => {
