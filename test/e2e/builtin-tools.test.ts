@@ -4,7 +4,7 @@
  * and `web_search` against a fixture "web" on another 127.0.0.1 port.
  *
  * One page for the file: the app is opened with test knobs (`python-time-limit-ms=3000`,
- * the fixture SearXNG, private network allowed for it). Each new conversation gets a new
+ * the fixture SearXNG, its loopback host allowed by name). Each new conversation gets a new
  * Python interpreter (pyodide starts in seconds), so tests that do not need a fresh one
  * continue the first test's conversation (`chain`).
  */
@@ -18,15 +18,18 @@ const TIME_LIMIT_MS = 3000;
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let web: FixtureWeb;
+let privateHost: FixtureWeb;
 let page: Page;
 beforeAll(async () => {
-  [e2e, web] = await Promise.all([startE2E(), serveFixtureWeb()]);
-  const query = `&python-time-limit-ms=${TIME_LIMIT_MS}&allow-private-network&searxng=${encodeURIComponent(web.origin)}`;
+  [e2e, web, privateHost] = await Promise.all([startE2E(), serveFixtureWeb(), serveFixtureWeb()]);
+  // The fixture web is allowed by name; `privateHost` (another loopback port) is not.
+  const query = `&python-time-limit-ms=${TIME_LIMIT_MS}&allow-host=${new URL(web.origin).host}&searxng=${encodeURIComponent(web.origin)}`;
   page = await openApp(await e2e.browser.newContext(), e2e.app.origin, query);
 });
 afterAll(async () => {
   await e2e?.close();
   await web?.close();
+  await privateHost?.close();
 });
 
 const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
@@ -59,6 +62,23 @@ const codeInterpreter = { type: 'code_interpreter', container: { type: 'auto' } 
 let chain: string | undefined;
 const inChain = () => (chain ? { previous_response_id: chain } : {});
 const include = ['code_interpreter_call.outputs'];
+
+/**
+ * Python workers (in the sandbox frame) that do not run a trivial script within 2 s: a
+ * worker whose thread is busy with model code cannot. Zero means no core is left spinning.
+ */
+async function busyWorkers(): Promise<number> {
+  expect(page.workers().length, 'the page’s workers include the sandbox’s Python workers').toBeGreaterThan(1);
+  const answers = await Promise.all(
+    page.workers().map((worker) =>
+      Promise.race([
+        worker.evaluate(() => 1).then(() => 0, () => 0), // closed meanwhile: not busy either
+        new Promise<number>((resolve) => setTimeout(() => resolve(1), 2000)),
+      ]),
+    ),
+  );
+  return answers.reduce((sum, busy) => sum + busy, 0);
+}
 
 function logsOf(item: unknown): string {
   const outputs = (item as { outputs?: Array<{ type: string; logs?: string }> | null }).outputs ?? [];
@@ -211,6 +231,37 @@ print(json.dumps(results))
     expect(logsOf(next.output[0])).toBe('False 2\n');
   });
 
+  test('a forged "done" with 12 MB of images, then a loop: nothing of it is stored, the worker is stopped at the limit', async () => {
+    // Model code can post what the worker posts (here from JS, so pyodide's heap is not
+    // the limit); it cannot see the call id, but a fresh interpreter's first call is 1.
+    // (12 MB: 60 MB messages do not make it across Chromium's processes at all.)
+    const code = [
+      'from pyodide.code import run_js',
+      'run_js("postMessage({ kind: \'done\', call: 1, error: null, images: Array(4).fill(\'data:image/png;base64,\' + \'A\'.repeat(3_000_000)), imagesDropped: 0 })")',
+      'while True:',
+      '    pass',
+    ].join('\n');
+    const started = Date.now();
+    const r = await create({ input: script([call('python', { code }), 'stopped']), tools: [codeInterpreter], include });
+    const elapsed = Date.now() - started;
+    console.log(`forged done response: ${elapsed} ms, ${JSON.stringify(r).length} characters`);
+    expect(r.output[0]).toMatchObject({ type: 'code_interpreter_call', status: 'failed' });
+    expect(JSON.stringify(r).length).toBeLessThan(100_000);
+    expect(elapsed).toBeGreaterThanOrEqual(TIME_LIMIT_MS - 500); // it was not taken as done
+    await expect.poll(() => busyWorkers(), { timeout: 10_000 }).toBe(0);
+  });
+
+  test('asyncio.ensure_future(spin()): the call returns, the spinning worker is stopped anyway; the next call says the state is gone', async () => {
+    // The pause lets the call return first; then the task takes the core.
+    const code = ['import asyncio', 'async def spin():', '    await asyncio.sleep(0.5)', '    while True:', '        pass', 'asyncio.ensure_future(spin())', 'print("returned")'].join('\n');
+    const first = await create({ input: script([call('python', { code }), 'spinning']), tools: [codeInterpreter], include });
+    await new Promise((resolve) => setTimeout(resolve, 1000)); // the task has started
+    await expect.poll(() => busyWorkers(), { timeout: TIME_LIMIT_MS + 10_000 }).toBe(0);
+    const next = await create({ previous_response_id: first.id, input: script([call('python', { code: 'print("spin" in globals())' }), 'ok']), tools: [codeInterpreter], include });
+    // Stopped during the call (fresh interpreter now), or right after it (this call says so).
+    expect(logsOf(next.output[0])).not.toContain('True');
+  });
+
   test('Python state persists across a previous_response_id turn', async () => {
     const first = await create({ input: script([call('python', { code: 'x = 41' }), 'stored']), tools: [codeInterpreter], include });
     const second = await create({
@@ -265,6 +316,16 @@ describe('web_search', () => {
     expect(r.status).toBe('completed');
     expect(r.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed', action: { type: 'open_page', url } });
     expect(r.output_text).toBe('I could not read that page.');
+  });
+
+  test.each([302, 307])('a %i from the allowed host to another loopback port is not followed: that host sees no request', async (status) => {
+    const target = `${privateHost.origin}/pages/paris.html`;
+    const url = `${web.origin}/redirect?status=${status}&to=${encodeURIComponent(target)}`;
+    const r = await create({ input: script([call('open_page', { url }), 'Not followed.']), tools: [{ type: 'web_search' }] });
+    expect(r.status).toBe('completed');
+    expect(r.output[0]).toMatchObject({ type: 'web_search_call', status: 'failed', action: { type: 'open_page', url } });
+    expect(web.requests).toContain(`GET /redirect?status=${status}&to=${encodeURIComponent(target)}`);
+    expect(privateHost.requests).toEqual([]);
   });
 
   test('never this app: open_page on /v1 fails without a request', async () => {

@@ -59,6 +59,7 @@ const cases: Case[] = [
   { name: 'unknown item_reference', body: { model: 'test-scripted', input: [{ type: 'item_reference', id: 'msg_404' }] }, status: 404, param: 'input[0].id' },
   { name: 'background with store false', body: { ...ok, background: true, store: false }, status: 400, param: 'background' },
   { name: 'stream is a string', body: { ...ok, stream: 'yes' }, status: 400, param: 'stream', code: 'invalid_type' },
+  { name: 'code_interpreter memory_limit (not enforceable in a browser)', body: { ...ok, tools: [{ type: 'code_interpreter', container: { type: 'auto', memory_limit: '4g' } }] }, status: 400, param: 'tools[0].container.memory_limit', code: 'unsupported_parameter' },
   { name: 'unsupported conversation', body: { ...ok, conversation: 'conv_1' }, status: 400, param: 'conversation', code: 'unsupported_parameter' },
   { name: 'unsupported reasoning summary', body: { ...ok, reasoning: { summary: 'auto' } }, status: 400, param: 'reasoning.summary', code: 'unsupported_parameter' },
   { name: 'unsupported truncation auto', body: { ...ok, truncation: 'auto' }, status: 400, param: 'truncation' },

@@ -1,7 +1,8 @@
 /**
  * A small "web" on its own 127.0.0.1 port for the web-search e2e tests: a SearXNG-style
  * JSON search endpoint and HTML pages — all with `Access-Control-Allow-Origin: *` except
- * `/pages/no-cors.html`, which a browser must refuse to let the runtime read.
+ * `/pages/no-cors.html`, which a browser must refuse to let the runtime read — and
+ * `/redirect?status=302&to=<URL>`, which redirects there.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -41,6 +42,9 @@ export async function serveFixtureWeb(): Promise<FixtureWeb> {
     } else if (url.pathname === '/pages/no-cors.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html><head><title>Secret</title></head><body><p>You should not be able to read this.</p></body></html>');
+    } else if (url.pathname === '/redirect' && url.searchParams.get('to')) {
+      res.writeHead(Number(url.searchParams.get('status') ?? 302), { ...cors, location: url.searchParams.get('to')! });
+      res.end();
     } else {
       res.writeHead(404, { ...cors, 'content-type': 'text/plain' });
       res.end('not found');

@@ -78,7 +78,7 @@ export function pythonWorkerMain(dynamicImport: (url: string) => Promise<Record<
 
   let pyodide: Pyodide | undefined;
   let runner: ((code: string) => Promise<string>) | undefined;
-  let config: PythonWorkerConfig = { maxOutputChars: 20_000 };
+  let config: PythonWorkerConfig = { maxOutputChars: 20_000, maxImageChars: 4_000_000, maxErrorChars: 4_000 };
   let interrupt: Int32Array | null = null;
   // Output of the call running now, capped: an endless `print` must not flood the frame.
   let call = -1;
@@ -162,6 +162,8 @@ export function pythonWorkerMain(dynamicImport: (url: string) => Promise<Record<
   let queue: Promise<void> = Promise.resolve();
   scope.onmessage = (event: MessageEvent<ToWorker>) => {
     const message = event.data;
+    // At once, not queued: the answer says the event loop is free, i.e. no code is running.
+    if (message.kind === 'ping') return scope.postMessage({ kind: 'pong', nonce: message.nonce });
     queue = queue.then(async () => {
       if (message.kind === 'load') {
         config = message.config;

@@ -35,17 +35,35 @@ export function sandboxFrameMain(hello: string): void {
 
   const send = (message: FromFrame) => port!.postMessage(message);
 
-  /** Worker messages are untrusted (model code can post too): rebuild them field by field. */
+  /**
+   * Worker messages are untrusted (model code can post too): rebuilt field by field, and
+   * bounded before anything is passed on — a forged `done` carrying 60 MB of images goes
+   * no further than its allowance. Anything else is dropped. The runtime checks again.
+   */
   const relay = (worker: string, data: unknown) => {
-    if (typeof data !== 'object' || data === null) return;
+    if (typeof data !== 'object' || data === null || !setup) return;
+    const limits = setup.config;
     const m = data as Record<string, unknown>;
-    const call = Number(m.call);
+    const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
+    const call = typeof m.call === 'number' && Number.isSafeInteger(m.call) && m.call > 0 ? m.call : 0;
     if (m.kind === 'ready') send({ kind: 'ready', worker, interruptible: m.interruptible === true });
-    else if (m.kind === 'failed') send({ kind: 'failed', worker, message: String(m.message) });
-    else if (m.kind === 'output') send({ kind: 'output', worker, call, text: String(m.text) });
+    else if (m.kind === 'failed') send({ kind: 'failed', worker, message: text(m.message, limits.maxErrorChars) });
+    else if (m.kind === 'pong') send({ kind: 'pong', worker, nonce: text(m.nonce, 64) });
+    else if (!call) return;
+    else if (m.kind === 'output') send({ kind: 'output', worker, call, text: text(m.text, limits.maxOutputChars + 200) });
     else if (m.kind === 'done') {
-      const images = Array.isArray(m.images) ? m.images.filter((i): i is string => typeof i === 'string' && i.startsWith('data:image/')) : [];
-      send({ kind: 'done', worker, call, error: m.error == null ? null : String(m.error), images });
+      const images: string[] = [];
+      let room = limits.maxImageChars;
+      let imagesDropped = 0;
+      for (const image of Array.isArray(m.images) ? m.images.slice(0, 1000) : []) {
+        if (typeof image !== 'string' || !image.startsWith('data:image/')) continue;
+        if (image.length > room) imagesDropped++;
+        else {
+          images.push(image);
+          room -= image.length;
+        }
+      }
+      send({ kind: 'done', worker, call, error: m.error == null ? null : text(m.error, limits.maxErrorChars) || 'error', images, imagesDropped });
     }
   };
 
@@ -71,6 +89,7 @@ export function sandboxFrameMain(hello: string): void {
       setup = { workerUrl, files: m.files, config: m.config };
     } else if (m.kind === 'spawn') spawn(m.worker);
     else if (m.kind === 'run') workers.get(m.worker)?.worker.postMessage({ kind: 'run', call: m.call, code: m.code });
+    else if (m.kind === 'ping') workers.get(m.worker)?.worker.postMessage({ kind: 'ping', nonce: m.nonce });
     else if (m.kind === 'interrupt') {
       const target = workers.get(m.worker)?.interrupt;
       if (target) Atomics.store(target, 0, 2); // 2 = SIGINT: KeyboardInterrupt in Python

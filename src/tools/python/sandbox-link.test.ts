@@ -22,30 +22,66 @@ afterEach(() => {
 
 /**
  * A frame whose workers: start (or fail to), print the code back for `echo …`, never
- * finish `loop` (unless interrupted and `responsive`), crash on `crash`.
+ * finish `loop` (unless interrupted and `responsive`), crash on `crash`. A worker answers
+ * `ping` only while it is not `busy` (a real one cannot while code runs). The other codes
+ * play what model code can do: `forge` posts `done` itself and goes on running; `forge-big`
+ * posts a `done` with too many images before the real one; `spin-after` and `print-after`
+ * leave code running once the call has returned; `guess-pong` posts answers to pings it
+ * has not seen.
  */
 function setup(frame: { interruptible?: boolean; responsive?: boolean; loadFails?: boolean; silent?: boolean } = {}, options: Partial<SandboxLinkOptions> = {}) {
   const channel = new MessageChannel();
   channels.push(channel);
   const fake: FakeFrame = { received: [], send: (m) => channel.port2.postMessage(m) };
+  const busy = new Set<string>();
+  /** What a worker does once it has answered its next ping. */
+  const afterPong = new Map<string, () => void>();
+  const done = (worker: string, call: number, images: string[] = []) => fake.send({ kind: 'done', worker, call, error: null, images, imagesDropped: 0 });
   channel.port2.onmessage = (event: MessageEvent<ToFrame>) => {
     const m = event.data;
     fake.received.push(m);
     if (m.kind === 'spawn' && !frame.silent) {
       fake.send(frame.loadFails ? { kind: 'failed', worker: m.worker, message: 'pyodide did not start: no wasm' } : { kind: 'ready', worker: m.worker, interruptible: frame.interruptible ?? false });
     }
+    if (m.kind === 'ping' && !busy.has(m.worker)) {
+      fake.send({ kind: 'pong', worker: m.worker, nonce: m.nonce });
+      afterPong.get(m.worker)?.();
+      afterPong.delete(m.worker);
+    }
     if (m.kind === 'run') {
       if (m.code.startsWith('echo ')) {
         fake.send({ kind: 'output', worker: m.worker, call: m.call + 100, text: 'from another call\n' });
         fake.send({ kind: 'output', worker: m.worker, call: m.call, text: `${m.code.slice(5)}\n` });
-        fake.send({ kind: 'done', worker: m.worker, call: m.call, error: null, images: ['data:image/png;base64,AA=='] });
+        done(m.worker, m.call, ['data:image/png;base64,AA==']);
       }
       if (m.code === 'crash') fake.send({ kind: 'failed', worker: m.worker, message: 'out of memory' });
-      if (m.code === 'loop') fake.send({ kind: 'output', worker: m.worker, call: m.call, text: 'started\n' });
+      if (m.code === 'loop' || m.code === 'forge') {
+        busy.add(m.worker);
+        fake.send({ kind: 'output', worker: m.worker, call: m.call, text: 'started\n' });
+        if (m.code === 'forge') done(m.worker, m.call);
+      }
+      if (m.code === 'forge-big') {
+        done(m.worker, m.call, [`data:image/png;base64,${'A'.repeat(6000)}`]);
+        done(m.worker, m.call, ['data:image/png;base64,BB==']);
+      }
+      if (m.code === 'guess-pong') {
+        busy.add(m.worker);
+        for (const nonce of ['', '0', '1', 'a'.repeat(32)]) fake.send({ kind: 'pong', worker: m.worker, nonce });
+        done(m.worker, m.call);
+      }
+      if (m.code === 'spin-after') {
+        done(m.worker, m.call);
+        afterPong.set(m.worker, () => busy.add(m.worker));
+      }
+      if (m.code === 'print-after') {
+        done(m.worker, m.call);
+        afterPong.set(m.worker, () => setTimeout(() => fake.send({ kind: 'output', worker: m.worker, call: m.call, text: 'still here\n' }), 20));
+      }
     }
     if (m.kind === 'interrupt' && frame.responsive) {
       const run = fake.received.filter((r) => r.kind === 'run').at(-1) as Extract<ToFrame, { kind: 'run' }>;
-      fake.send({ kind: 'done', worker: m.worker, call: run.call, error: 'KeyboardInterrupt', images: [] });
+      busy.delete(m.worker);
+      fake.send({ kind: 'done', worker: m.worker, call: run.call, error: 'KeyboardInterrupt', images: [], imagesDropped: 0 });
     }
   };
   let loads = 0;
@@ -55,11 +91,12 @@ function setup(frame: { interruptible?: boolean; responsive?: boolean; loadFails
       loads++;
       return { 'pyodide.mjs': new Blob(['x']) };
     },
-    config: { maxOutputChars: 1000 },
+    config: { maxOutputChars: 1000, maxImageChars: 5000, maxErrorChars: 500 },
     // Generous by default (a loaded machine delays messages); the limit tests set 50 ms.
     timeLimitMs: 5000,
     loadTimeoutMs: 5000,
     interruptGraceMs: 50,
+    pingTimeoutMs: 50,
     ...options,
   });
   return { link, fake, loads: () => loads };
@@ -73,7 +110,7 @@ describe('SandboxLink', () => {
     const { link, fake, loads } = setup();
     await link.spawn(signal);
     await link.spawn(signal);
-    expect(kinds(fake)).toEqual(['init', 'spawn', 'spawn']);
+    expect(kinds(fake).filter((k) => k !== 'ping')).toEqual(['init', 'spawn', 'spawn']);
     const init = fake.received[0] as Extract<ToFrame, { kind: 'init' }>;
     expect(init.workerSource).toContain('https://pyodide.invalid/');
     expect(init.workerSource.startsWith('(function')).toBe(true);
@@ -152,9 +189,84 @@ describe('SandboxLink', () => {
   });
 
   test('output is capped', async () => {
-    const { link } = setup({}, { config: { maxOutputChars: 5 } });
+    const { link } = setup({}, { config: { maxOutputChars: 5, maxImageChars: 5000, maxErrorChars: 500 } });
     const python = await link.spawn(signal);
     const { result } = await python.run(`echo ${'x'.repeat(1000)}`, signal);
     expect(result.logs.length).toBeLessThanOrEqual(205);
+  });
+
+});
+
+describe('the worker is untrusted: only the runtime decides a call is over', () => {
+  test('a forged done from code that goes on running: the call ends at the time limit and the worker is terminated', async () => {
+    const { link, fake } = setup({}, { timeLimitMs: 100 });
+    const python = await link.spawn(signal);
+    const started = Date.now();
+    const { result, alive } = await python.run('forge', signal);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(alive).toBe(false);
+    expect(result.error).toMatch(/^Execution stopped: the call returned, but Python kept running .* The Python state was lost/);
+    await vi.waitFor(() => expect(kinds(fake).at(-1)).toBe('kill'));
+  });
+
+  test('interruptible too: the interrupt does not count as stopped until the worker answers', async () => {
+    const { link, fake } = setup({ interruptible: true, responsive: false }, { timeLimitMs: 100 });
+    const python = await link.spawn(signal);
+    const { alive } = await python.run('forge', signal);
+    expect(alive).toBe(false);
+    await vi.waitFor(() => expect(kinds(fake).at(-1)).toBe('kill'));
+  });
+
+  test('answers to pings it has not seen do not end a call', async () => {
+    const { link } = setup({}, { timeLimitMs: 100 });
+    const python = await link.spawn(signal);
+    expect((await python.run('guess-pong', signal)).alive).toBe(false);
+  });
+
+  test('a done over the image allowance is dropped, the worker’s next valid one counts', async () => {
+    const { link } = setup();
+    const python = await link.spawn(signal);
+    const { result, alive } = await python.run('forge-big', signal);
+    expect(alive).toBe(true);
+    expect(result.images).toEqual(['data:image/png;base64,BB==']);
+  });
+
+  test('malformed messages are dropped before they are routed', async () => {
+    const { link, fake } = setup({ silent: true }, { loadTimeoutMs: 100 });
+    const spawning = link.spawn(signal);
+    await vi.waitFor(() => expect(kinds(fake)).toContain('spawn'));
+    const worker = (fake.received.find((m) => m.kind === 'spawn') as { worker: string }).worker;
+    fake.send({ kind: 'ready', worker, interruptible: 'yes' } as never);
+    fake.send({ kind: 'ready', worker, interruptible: false, extra: 1 } as never);
+    await expect(spawning).rejects.toThrow('Python did not start within 0.1 s');
+  });
+
+  test('code left running after the call (a missed ping between calls): stopped, and the next call says why', async () => {
+    const { link, fake } = setup({}, { idlePingMs: 30 });
+    const python = await link.spawn(signal);
+    expect((await python.run('spin-after', signal)).alive).toBe(true);
+    await vi.waitFor(() => expect(kinds(fake).at(-1)).toBe('kill'));
+    const next = await python.run('echo hi', signal);
+    expect(next.alive).toBe(false);
+    expect(next.result.error).toMatch(/^The Python interpreter was stopped between calls: code from an earlier call kept running in the background \(it did not answer within 0\.05 s\)\. The Python state was lost/);
+  });
+
+  test('output while idle: stopped at once', async () => {
+    const { link, fake } = setup();
+    const python = await link.spawn(signal);
+    expect((await python.run('print-after', signal)).alive).toBe(true);
+    await vi.waitFor(() => expect(kinds(fake).at(-1)).toBe('kill'));
+    expect((await python.run('echo hi', signal)).result.error).toMatch(/\(it sent output while idle\)/);
+  });
+
+  test('an idle worker that answers is kept', async () => {
+    const { link, fake } = setup({}, { idlePingMs: 20 });
+    const python = await link.spawn(signal);
+    await python.run('echo a', signal);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(kinds(fake)).not.toContain('kill');
+    expect(kinds(fake).filter((k) => k === 'ping').length).toBeGreaterThan(3);
+    expect((await python.run('echo b', signal)).alive).toBe(true);
+    python.dispose();
   });
 });

@@ -2,14 +2,29 @@
  * Runtime side of the Python sandbox: drives the sandbox frame over its MessagePort,
  * starts interpreters (one Python worker each) and runs code in them under a time limit.
  *
- * Time limit: where the frame is cross-origin isolated (SharedArrayBuffer), the worker is
- * interrupted (KeyboardInterrupt; the state is kept); otherwise — the usual case, since the
- * app is not served with COOP/COEP — the worker is terminated and the state is lost, which
- * the error tells the model.
+ * The worker is untrusted: model code can post any message a worker can (through
+ * pyodide's `js` module) and rewrite the worker's own handlers. So a worker's `done` is a
+ * claim, not the end of the call. The call ends when, before the time limit, a valid and
+ * bounded `done` has arrived *and* the worker has then answered a `ping` carrying a random
+ * nonce — which only a worker whose event loop is free can do, so code still running
+ * (a forged `done` followed by a loop, `asyncio.ensure_future(spin())`) is caught; or when
+ * the limit passes, and then the worker is stopped. Between calls the worker is pinged
+ * every few seconds and stopped when it does not answer, or when it posts anything else
+ * (code left running in the background); its next call then says the state was lost.
+ *
+ * Stopping: where the frame is cross-origin isolated (SharedArrayBuffer), the worker is
+ * first interrupted (KeyboardInterrupt; the state is kept) and terminated if it does not
+ * stop; otherwise — the usual case, since the app is not served with COOP/COEP — the
+ * worker is terminated and the state is lost, which the error tells the model.
+ *
+ * Not caught (a page has no CPU clock per worker): background code that keeps yielding to
+ * the event loop, e.g. `while True: await asyncio.sleep(0)`, answers every ping. It ends
+ * with its container (idle drop, eviction) — see src/tools/README.md.
  */
 import type { CodeRunResult } from '../../server/tool-ports';
 import type { Interpreter } from './container-pool';
 import { pythonWorkerSource } from './python-worker-main';
+import { fromFrameSchema } from './sandbox-message-schema';
 import type { FromFrame, PythonWorkerConfig, ToFrame } from './sandbox-protocol';
 
 export interface SandboxLinkOptions {
@@ -24,6 +39,10 @@ export interface SandboxLinkOptions {
   loadTimeoutMs: number;
   /** After an interrupt, how long to wait for Python to stop before terminating. Default 2 s. */
   interruptGraceMs?: number;
+  /** How long a worker has to answer a ping (after `done`, and between calls). Default 2 s. */
+  pingTimeoutMs?: number;
+  /** Between calls, how often a worker is pinged. Default 5 s. */
+  idlePingMs?: number;
 }
 
 export class SandboxLink {
@@ -32,9 +51,10 @@ export class SandboxLink {
   #workers = 0;
 
   constructor(readonly options: SandboxLinkOptions) {
-    options.port.onmessage = (event: MessageEvent<FromFrame>) => {
-      const worker = (event.data as { worker?: unknown } | null)?.worker;
-      if (typeof worker === 'string') this.#routes.get(worker)?.(event.data);
+    const schema = fromFrameSchema(options.config);
+    options.port.onmessage = (event: MessageEvent<unknown>) => {
+      const parsed = schema.safeParse(event.data);
+      if (parsed.success) this.#routes.get(parsed.data.worker)?.(parsed.data);
     };
   }
 
@@ -53,20 +73,20 @@ export class SandboxLink {
     const worker = `py${++this.#workers}`;
     const loadSeconds = this.options.loadTimeoutMs / 1000;
     return new Promise<Interpreter>((resolve, reject) => {
-      const settle = (error: Error | null, interpreter?: Interpreter) => {
+      const settle = (error: Error | null, interpreter?: () => Interpreter) => {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         this.route(worker, undefined);
         if (error) {
           this.post({ kind: 'kill', worker });
           reject(error);
-        } else resolve(interpreter!);
+        } else resolve(interpreter!()); // after the route is cleared: the interpreter takes it over
       };
       const onAbort = () => settle(signal.reason instanceof Error ? signal.reason : new Error('Python start was cancelled'));
       const timer = setTimeout(() => settle(new Error(`Python did not start within ${loadSeconds} s`)), this.options.loadTimeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.route(worker, (message) => {
-        if (message.kind === 'ready') settle(null, new SandboxInterpreter(this, worker, message.interruptible));
+        if (message.kind === 'ready') settle(null, () => new SandboxInterpreter(this, worker, message.interruptible));
         else if (message.kind === 'failed') settle(new Error(message.message));
       });
       this.post({ kind: 'spawn', worker });
@@ -85,48 +105,83 @@ export class SandboxLink {
   }
 }
 
+const STATE_LOST = 'The Python state was lost: the next call starts a fresh interpreter, so run imports and definitions again.';
+
+/** Unguessable: Python cannot answer a ping before it has received it. */
+function nonce(): string {
+  return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 class SandboxInterpreter implements Interpreter {
   #calls = 0;
   #disposed = false;
+  /** Set when the worker was stopped between calls: what the next call says. */
+  #stoppedWhy: string | undefined;
+  #idle: { interval: ReturnType<typeof setInterval>; deadline?: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(
     private readonly link: SandboxLink,
     private readonly worker: string,
     private readonly interruptible: boolean,
-  ) {}
+  ) {
+    this.#watchIdle();
+  }
 
   run(code: string, signal: AbortSignal): Promise<{ result: CodeRunResult; alive: boolean }> {
+    if (this.#stoppedWhy || this.#disposed) {
+      return Promise.resolve({ result: { logs: '', images: [], error: `${this.#stoppedWhy ?? 'The Python interpreter was stopped.'} ${STATE_LOST}` }, alive: false });
+    }
+    this.#stopIdleWatch();
     const call = ++this.#calls;
-    const { timeLimitMs, interruptGraceMs = 2000, config } = this.link.options;
+    const { timeLimitMs, interruptGraceMs = 2000, pingTimeoutMs = 2000, config } = this.link.options;
     const seconds = timeLimitMs / 1000;
+    const deadline = Date.now() + timeLimitMs;
     let logs = '';
     let interrupted = false;
-    let grace: ReturnType<typeof setTimeout> | undefined;
+    /** The worker's claim that the call is done, waiting for its answer to `ping`. */
+    let claimed: { answer: Extract<FromFrame, { kind: 'done' }>; nonce: string } | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     return new Promise((resolve) => {
       const finish = (result: Omit<CodeRunResult, 'logs'>, alive: boolean) => {
         clearTimeout(timer);
-        clearTimeout(grace);
         signal.removeEventListener('abort', onAbort);
         this.link.route(this.worker, undefined);
-        if (!alive) this.dispose();
+        if (alive) this.#watchIdle();
+        else this.dispose();
         resolve({ result: { logs, ...result }, alive });
       };
-      const lost = (why: string) => finish({ images: [], error: `${why} The Python state was lost: the next call starts a fresh interpreter, so run imports and definitions again.` }, false);
+      const lost = (why: string) => finish({ images: [], error: `${why} ${STATE_LOST}` }, false);
       const onAbort = () => lost('The run was cancelled.');
-      const timer = setTimeout(() => {
-        if (!this.interruptible) return lost(`Execution stopped: the code ran longer than the ${seconds} s time limit.`);
+      const onLimit = () => {
+        if (claimed) return lost(`Execution stopped: the call returned, but Python kept running (code left running after the call, e.g. asyncio.ensure_future, does not count as finished); it did not stop within the ${seconds} s time limit.`);
+        if (!this.interruptible || interrupted) {
+          return lost(`Execution stopped: the code ran longer than the ${seconds} s time limit${interrupted ? ' and did not stop when interrupted' : ''}.`);
+        }
         interrupted = true;
         this.link.post({ kind: 'interrupt', worker: this.worker });
-        grace = setTimeout(() => lost(`Execution stopped: the code ran longer than the ${seconds} s time limit and did not stop when interrupted.`), interruptGraceMs);
-      }, timeLimitMs);
+        timer = setTimeout(onLimit, interruptGraceMs);
+      };
+      timer = setTimeout(onLimit, timeLimitMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.link.route(this.worker, (message) => {
         if (message.kind === 'failed') return lost(`The Python sandbox stopped unexpectedly (${message.message}).`);
-        if (!('call' in message) || message.call !== call) return;
+        if (message.kind === 'pong') {
+          if (!claimed || message.nonce !== claimed.nonce) return;
+          const { error, images, imagesDropped } = claimed.answer;
+          if (imagesDropped > 0) logs += `\n[${imagesDropped} figure(s) dropped: more than ${config.maxImageChars} characters of images in one call]\n`;
+          const stopped = `Execution stopped: the code ran longer than the ${seconds} s time limit (KeyboardInterrupt). The Python state is kept.`;
+          return finish({ images, error: interrupted ? stopped : error }, true);
+        }
+        // After a claim, nothing more of this call is taken (the first `done` counts).
+        if (message.kind === 'ready' || message.call !== call || claimed) return;
         if (message.kind === 'output') logs += message.text.slice(0, Math.max(0, config.maxOutputChars + 200 - logs.length));
         else if (message.kind === 'done') {
-          const error = interrupted ? `Execution stopped: the code ran longer than the ${seconds} s time limit (KeyboardInterrupt). The Python state is kept.` : message.error;
-          finish({ images: message.images, error }, true);
+          claimed = { answer: message, nonce: nonce() };
+          this.link.post({ kind: 'ping', worker: this.worker, nonce: claimed.nonce });
+          // A worker that is really done answers at once; it gets the rest of the limit,
+          // and at least `pingTimeoutMs`, so a busy machine does not cost a good state.
+          clearTimeout(timer);
+          timer = setTimeout(onLimit, Math.max(deadline - Date.now(), pingTimeoutMs) + (interrupted ? interruptGraceMs : 0));
         }
       });
       this.link.post({ kind: 'run', worker: this.worker, call, code });
@@ -134,9 +189,49 @@ class SandboxInterpreter implements Interpreter {
   }
 
   dispose(): void {
+    this.#stopIdleWatch();
     if (this.#disposed) return;
     this.#disposed = true;
     this.link.route(this.worker, undefined);
     this.link.post({ kind: 'kill', worker: this.worker });
+  }
+
+  /**
+   * Between calls nothing of the model's may run. A worker that misses a ping (its event
+   * loop is busy), or posts anything but the answer (output of code left running), is
+   * stopped; the next call says why.
+   */
+  #watchIdle(): void {
+    const { pingTimeoutMs = 2000, idlePingMs = 5000 } = this.link.options;
+    let expected: string | undefined;
+    const stop = (why: string) => {
+      this.#stoppedWhy = why;
+      this.dispose();
+    };
+    const background = 'The Python interpreter was stopped between calls: code from an earlier call kept running in the background';
+    this.link.route(this.worker, (message) => {
+      if (message.kind === 'pong') {
+        if (message.nonce !== expected) return;
+        expected = undefined;
+        clearTimeout(this.#idle?.deadline);
+      } else if (message.kind === 'failed') stop(`The Python sandbox stopped unexpectedly (${message.message}).`);
+      else stop(`${background} (it sent ${message.kind === 'output' ? 'output' : `a "${message.kind}" message`} while idle).`);
+    });
+    const ping = () => {
+      if (expected) return; // the last one is still out; its deadline decides
+      expected = nonce();
+      this.link.post({ kind: 'ping', worker: this.worker, nonce: expected });
+      this.#idle!.deadline = setTimeout(() => stop(`${background} (it did not answer within ${pingTimeoutMs / 1000} s).`), pingTimeoutMs);
+    };
+    this.#idle = { interval: setInterval(ping, idlePingMs) };
+    ping(); // at once, too: code scheduled by the call may already be running
+  }
+
+  #stopIdleWatch(): void {
+    if (!this.#idle) return;
+    clearInterval(this.#idle.interval);
+    clearTimeout(this.#idle.deadline);
+    this.#idle = undefined;
+    this.link.route(this.worker, undefined);
   }
 }

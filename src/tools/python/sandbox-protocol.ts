@@ -19,6 +19,10 @@ export interface PythonWorkerConfig {
   packageBaseUrl?: string;
   /** stdout+stderr kept per call; the rest is dropped with a note. */
   maxOutputChars: number;
+  /** Figures (PNG data URLs) kept per call, all together; the rest are dropped with a note. */
+  maxImageChars: number;
+  /** A call's error line is cut to this. */
+  maxErrorChars: number;
 }
 
 export type ToFrame =
@@ -28,6 +32,8 @@ export type ToFrame =
   | { kind: 'run'; worker: string; call: number; code: string }
   /** Raise KeyboardInterrupt in the worker (only when it reported `interruptible`). */
   | { kind: 'interrupt'; worker: string }
+  /** Asks the worker to answer `pong` with `nonce`: only a worker whose event loop is free can. */
+  | { kind: 'ping'; worker: string; nonce: string }
   | { kind: 'kill'; worker: string };
 
 export type FromFrame =
@@ -35,12 +41,18 @@ export type FromFrame =
   /** The worker could not start, or died. */
   | { kind: 'failed'; worker: string; message: string }
   | { kind: 'output'; worker: string; call: number; text: string }
-  | { kind: 'done'; worker: string; call: number; error: string | null; images: string[] };
+  /**
+   * The worker *says* the call is done. Python can post this too, so it is a claim: the
+   * runtime ends the call only after the worker also answers a `ping` (see sandbox-link.ts).
+   */
+  | { kind: 'done'; worker: string; call: number; error: string | null; images: string[]; imagesDropped: number }
+  | { kind: 'pong'; worker: string; nonce: string };
 
 /** What the frame sends a Python worker. */
 export type ToWorker =
   | { kind: 'load'; files: Record<string, Blob>; config: PythonWorkerConfig; interrupt: SharedArrayBuffer | null }
-  | { kind: 'run'; call: number; code: string };
+  | { kind: 'run'; call: number; code: string }
+  | { kind: 'ping'; nonce: string };
 
 /** The page's first message to the frame, carrying the port in `ports[0]`. */
 export const SANDBOX_HELLO = 'local-responses/python-sandbox';

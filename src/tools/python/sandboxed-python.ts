@@ -25,13 +25,20 @@ export interface SandboxedPythonOptions {
   packageBaseUrl?: string;
   /** stdout+stderr kept per call. Default 20 000 characters. */
   maxOutputChars?: number;
+  /** Figures kept per call, all together (PNG data URLs). Default 4 000 000 characters (~3 MB). */
+  maxImageChars?: number;
 }
 
 export function createSandboxedPython(options: SandboxedPythonOptions): ContainerPool {
   const link = new SandboxLink({
     port: options.port,
     files: () => loadPyodideFiles(options.indexURL),
-    config: { maxOutputChars: options.maxOutputChars ?? 20_000, ...(options.packageBaseUrl ? { packageBaseUrl: options.packageBaseUrl } : {}) },
+    config: {
+      maxOutputChars: options.maxOutputChars ?? 20_000,
+      maxImageChars: options.maxImageChars ?? 4_000_000,
+      maxErrorChars: 4_000,
+      ...(options.packageBaseUrl ? { packageBaseUrl: options.packageBaseUrl } : {}),
+    },
     timeLimitMs: options.timeLimitMs ?? 30_000,
     loadTimeoutMs: options.loadTimeoutMs ?? 60_000,
   });

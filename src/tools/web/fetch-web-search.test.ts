@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, test } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
 import { createFetchWebSearch, type FetchWebSearchOptions } from './fetch-web-search';
 
 const paris = readFileSync(new URL('../../../test/fixtures/web/paris.html', import.meta.url), 'utf8');
@@ -180,5 +182,80 @@ describe('Wikipedia articles', () => {
       'https://en.wikipedia.org/w/api.php?action=parse&page=Nope&prop=text&format=json&formatversion=2&redirects=1&disableeditsection=1&disabletoc=1&origin=*';
     const port = web({ [api]: () => Response.json({ error: { code: 'missingtitle', info: "The page you specified doesn't exist." } }) });
     await expect(port.openPage('https://en.wikipedia.org/wiki/Nope', signal)).rejects.toThrow("Wikipedia answered with an error: The page you specified doesn't exist.");
+  });
+});
+
+/** A real HTTP server on 127.0.0.1 that records what it is asked and answers from `answer`. */
+async function server(answer: (path: string, res: http.ServerResponse) => void) {
+  const requests: string[] = [];
+  const s = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    answer(req.url ?? '', res);
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  servers.push(s);
+  return { host: `127.0.0.1:${(s.address() as AddressInfo).port}`, requests };
+}
+const servers: http.Server[] = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) s.close();
+});
+
+const redirect = (res: http.ServerResponse, status: number, location: string) => {
+  res.writeHead(status, { location });
+  res.end();
+};
+
+/** Node's own fetch: like a browser's, except that `redirect: 'manual'` shows the Location. */
+const real = (allowHosts: string[]) => createFetchWebSearch({ policy: { appOrigin: 'https://app.example', allowHosts }, online: () => true });
+
+describe('redirects are followed by hand, each hop checked before it is requested', () => {
+  test.each([301, 302, 303, 307, 308])('HTTP %i to a private host: refused, and that host sees no request', async (status) => {
+    const inside = await server((_path, res) => res.end('router admin'));
+    const allowed = await server((_path, res) => redirect(res, status, `http://${inside.host}/admin`));
+    await expect(real([allowed.host]).openPage(`http://${allowed.host}/go`, signal)).rejects.toThrow(
+      `http://${allowed.host}/go redirected to http://${inside.host}/admin, which is not fetched: ${inside.host} is a loopback address`,
+    );
+    expect(allowed.requests).toEqual(['/go']);
+    expect(inside.requests).toEqual([]);
+  });
+
+  test('to localhost and to [::ffff:127.0.0.1] likewise', async () => {
+    const allowed = await server((path, res) => redirect(res, 302, path === '/a' ? 'http://localhost:9/' : 'http://[::ffff:127.0.0.1]:9/'));
+    await expect(real([allowed.host]).openPage(`http://${allowed.host}/a`, signal)).rejects.toThrow(/redirected to http:\/\/localhost:9\/, which is not fetched: localhost:9 is a local host name/);
+    await expect(real([allowed.host]).openPage(`http://${allowed.host}/b`, signal)).rejects.toThrow(/which is not fetched: \[::ffff:7f00:1\]:9 is a loopback address/);
+  });
+
+  test('allowed hops are followed (relative Location too); the page keeps its final URL', async () => {
+    const site = await server((path, res) => {
+      if (path === '/old') return redirect(res, 301, '/new/');
+      if (path === '/new/') return redirect(res, 307, `http://${site.host}/page.html`);
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('arrived');
+    });
+    const page = await real([site.host]).openPage(`http://${site.host}/old`, signal);
+    expect(page).toMatchObject({ url: `http://${site.host}/page.html`, text: 'arrived' });
+    expect(site.requests).toEqual(['/old', '/new/', '/page.html']);
+  });
+
+  test('at most 5 redirects; a redirect without Location', async () => {
+    const loop = await server((path, res) => (path === '/bare' ? (res.writeHead(302), res.end()) : redirect(res, 302, `/${Number(path.slice(1)) + 1}`)));
+    await expect(real([loop.host]).openPage(`http://${loop.host}/0`, signal)).rejects.toThrow(`http://${loop.host}/0 redirected more than 5 times; not followed further`);
+    expect(loop.requests).toEqual(['/0', '/1', '/2', '/3', '/4', '/5']);
+    await expect(real([loop.host]).openPage(`http://${loop.host}/bare`, signal)).rejects.toThrow(`http://${loop.host}/bare answered HTTP 302 without a Location to go to`);
+  });
+
+  test("a browser's opaque redirect (target hidden) is not followed, and says so", async () => {
+    const seen: Seen[] = [];
+    const opaque = () => {
+      const response = new Response(null);
+      Object.defineProperty(response, 'type', { value: 'opaqueredirect' });
+      Object.defineProperty(response, 'status', { value: 0 });
+      return response;
+    };
+    await expect(web({ 'https://short.example/x': opaque }, {}, seen).openPage('https://short.example/x', signal)).rejects.toThrow(
+      /^https:\/\/short\.example\/x redirected to an address the browser does not show to the runtime, so the redirect was not followed/,
+    );
+    expect(seen.map((s) => [s.url, s.init?.redirect])).toEqual([['https://short.example/x', 'manual']]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `WebSearchPort` over `fetch`: search through a provider's JSON API, open pages and read
- * them as text. Every URL passes the URL policy first (and again after redirects); requests
- * carry no credentials and no referrer. Failures throw errors whose message says what went
+ * them as text. Every URL passes the URL policy before it is requested, redirect targets
+ * included (redirects are followed by hand); requests carry no credentials and no referrer. Failures throw errors whose message says what went
  * wrong in words the model can repeat to the user (offline, CORS, HTTP status, policy).
  */
 import type { SearchSource, WebPage, WebSearchPort } from '../../server/tool-ports';
@@ -27,6 +27,9 @@ export interface FetchWebSearchOptions {
 }
 
 const CHARS_PER_TOKEN = 4;
+/** Redirects followed per fetch (browsers follow 20; a page needing more is broken). */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
 const CACHED_PAGES = 16;
 const READABLE_TYPES = /^(text\/html|application\/xhtml\+xml|text\/plain|text\/markdown|application\/xml|text\/xml)\b/i;
 
@@ -41,17 +44,59 @@ export function createFetchWebSearch(options: FetchWebSearchOptions): WebSearchP
   // Pages already read, so `find_in_page` after `open_page` does not fetch again.
   const pages = new Map<string, { url: string; title: string; text: string }>();
 
+  /**
+   * GET `raw`, following redirects by hand: every hop's URL passes the policy before it
+   * is requested, so a redirect can never deliver a request to a host the policy refuses.
+   */
   async function get(raw: string, accept: string, signal: AbortSignal): Promise<{ url: string; type: string; body: string }> {
-    const verdict = checkUrl(raw, options.policy);
-    if (!verdict.ok) throw new Error(`${raw} was not fetched: ${verdict.reason}`);
-    const url = verdict.url.href;
-    signal.throwIfAborted();
     const timeout = AbortSignal.timeout(timeoutMs);
-    let response: Response;
+    let url = raw;
+    for (let hops = 0; ; hops++) {
+      const verdict = checkUrl(url, options.policy);
+      if (!verdict.ok) throw new Error(hops === 0 ? `${raw} was not fetched: ${verdict.reason}` : `${raw} redirected to ${url}, which is not fetched: ${verdict.reason}`);
+      url = verdict.url.href;
+      const response = await request(url, accept, signal, timeout);
+      if (response.type === 'opaqueredirect') {
+        // A browser hides a redirect's target from `redirect: 'manual'` (status 0, no
+        // Location), so the policy cannot look at it: not followed rather than unchecked.
+        throw new Error(
+          `${url} redirected to an address the browser does not show to the runtime, so the redirect was not followed (each address must be checked before it is fetched). Open the page's final address directly, e.g. with https:// or a trailing slash.`,
+        );
+      }
+      if (REDIRECT_STATUS.has(response.status)) {
+        await response.body?.cancel();
+        const location = response.headers.get('location');
+        if (!location) throw new Error(`${url} answered HTTP ${response.status} without a Location to go to`);
+        if (hops >= MAX_REDIRECTS) throw new Error(`${raw} redirected more than ${MAX_REDIRECTS} times; not followed further`);
+        url = new URL(location, url).href;
+        continue;
+      }
+      // A fetch that followed a redirect itself (an injected one may): checked after the fact.
+      const final = response.url || url;
+      if (final !== url) {
+        const after = checkUrl(final, options.policy);
+        if (!after.ok) {
+          await response.body?.cancel();
+          throw new Error(`${url} redirected to ${final}, which is not fetched: ${after.reason}`);
+        }
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`${final} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
+      }
+      const type = response.headers.get('content-type') ?? '';
+      return { url: final, type, body: await readText(response, maxBytes) };
+    }
+  }
+
+  /** One request, no redirect followed; failures in words the model can repeat. */
+  async function request(url: string, accept: string, signal: AbortSignal, timeout: AbortSignal): Promise<Response> {
+    signal.throwIfAborted();
     try {
-      response = await fetchFn(url, {
+      return await fetchFn(url, {
         credentials: 'omit',
         referrerPolicy: 'no-referrer',
+        redirect: 'manual',
         headers: { accept }, // a CORS-safelisted header: no preflight
         signal: AbortSignal.any([signal, timeout]),
       });
@@ -61,20 +106,6 @@ export function createFetchWebSearch(options: FetchWebSearchOptions): WebSearchP
       if (!online()) throw new Error(`${url} could not be fetched: the browser is offline`);
       throw new Error(`${url} could not be fetched: offline, or the site does not allow cross-origin requests (CORS)${detail(error)}`);
     }
-    const final = response.url || url;
-    if (final !== url) {
-      const after = checkUrl(final, options.policy);
-      if (!after.ok) {
-        await response.body?.cancel();
-        throw new Error(`${url} redirected to ${final}, which is not fetched: ${after.reason}`);
-      }
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`${final} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`);
-    }
-    const type = response.headers.get('content-type') ?? '';
-    return { url: final, type, body: await readText(response, maxBytes) };
   }
 
   async function read(raw: string, signal: AbortSignal) {

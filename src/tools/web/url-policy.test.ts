@@ -46,6 +46,15 @@ describe('checkUrl', () => {
     ['http://[fe80::1]/', false],
     ['http://[::ffff:127.0.0.1]/', false],
     ['http://[::ffff:10.0.0.1]/', false],
+    // IPv4-compatible IPv6 (::a.b.c.d, which the URL parser writes as ::7f00:1) is its IPv4.
+    ['http://[::127.0.0.1]/', false],
+    ['http://[::7f00:1]/', false],
+    ['http://[0:0:0:0:0:0:10.0.0.1]/', false],
+    ['http://[::169.254.169.254]/', false],
+    ['http://[::0.0.0.2]/', false],
+    ['http://[::ffff:0:127.0.0.1]/', false],
+    ['http://[64:ff9b::127.0.0.1]/', false],
+    ['http://[2002:7f00:1::]/', false],
     ['http://printer.local/', false],
     ['http://intranet/', false],
     ['http://router.home.arpa/', false],
@@ -53,6 +62,8 @@ describe('checkUrl', () => {
     ['http://172.32.0.1/', true],
     ['http://11.0.0.1/', true],
     ['http://192.169.0.1/', true],
+    ['http://[::8.8.8.8]/', true],
+    ['http://[::ffff:8.8.8.8]/', true],
   ])('%s → %s', (url, ok) => {
     const verdict = checkUrl(url, policy);
     expect(verdict.ok, verdict.ok ? '' : verdict.reason).toBe(ok);
