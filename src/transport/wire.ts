@@ -21,7 +21,7 @@ export interface WireRequest {
   url: string;
   method: string;
   headers: [string, string][];
-  /** Transferred, not copied. `null` for GET/HEAD or an empty body. */
+  /** Copied by `postMessage` (not in the transfer list). `null` for GET/HEAD or an empty body. */
   body: ArrayBuffer | null;
 }
 
