@@ -4,7 +4,7 @@
  * model downloads, which the SDK does not know.
  */
 import OpenAI from 'openai';
-import { readSse } from './sse-reader';
+import { readSse } from '../protocol/sse';
 
 /** A `/v1/models` entry with the local fields the server adds. */
 export interface ModelEntry {
@@ -92,8 +92,9 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
     async loadModel(id, onProgress, signal) {
       const response = await fetchFn(`${base}/local/models/${encodeURIComponent(id)}/load`, { method: 'POST', signal });
       if (!response.ok || !response.body) throw await errorFrom(response);
-      for await (const event of readSse(response.body, signal)) {
-        const data = event as { type: string; error?: { message: string; code?: string | null } } & LoadProgress;
+      for await (const message of readSse(response.body, signal)) {
+        if (message.data === '[DONE]') break;
+        const data = JSON.parse(message.data) as { type: string; error?: { message: string; code?: string | null } } & LoadProgress;
         if (data.type === 'progress') onProgress(data);
         else if (data.type === 'ready') return;
         else if (data.type === 'error') throw new LocalApiError(500, data.error?.message ?? 'The model could not be loaded.', data.error?.code ?? null);
