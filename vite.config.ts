@@ -130,7 +130,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'test/node/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/node/**/*.test.ts', 'test/support/**/*.test.ts'],
           // Type tests (`*.test-d.ts`, expectTypeOf): checked by tsc inside the unit run, so
           // a drifted type fails `npm run test:unit` like any other test.
           typecheck: { enabled: true, include: ['test/node/**/*.test-d.ts'], tsconfig: './test/node/tsconfig.type-tests.json' },
