@@ -115,10 +115,20 @@ function pyodideFiles(): Plugin {
   };
 }
 
+/**
+ * Bench-only page and worker (test/bench/bench-page.ts): in the build only when
+ * LOCAL_RESPONSES_BENCH=1 (the bench:* npm scripts set it), so no benchmark code ships.
+ */
+const benchBuild = process.env.LOCAL_RESPONSES_BENCH === '1';
+const pages = {
+  index: fileURLToPath(new URL('index.html', import.meta.url)),
+  ...(benchBuild ? { bench: fileURLToPath(new URL('test/bench/bench.html', import.meta.url)) } : {}),
+};
+
 export default defineConfig({
   plugins: [serviceWorker(), pyodideFiles()],
   worker: { format: 'es' },
-  build: { target: 'es2022' },
+  build: { target: 'es2022', rolldownOptions: { input: pages } },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
   // for this origin only (another origin must not read them, /v1 least of all).
   server: { cors: false },
@@ -130,7 +140,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['src/**/*.test.ts', 'test/node/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'test/node/**/*.test.ts', 'test/support/**/*.test.ts'],
+          // Type tests (`*.test-d.ts`, expectTypeOf): checked by tsc inside the unit run, so
+          // a drifted type fails `npm run test:unit` like any other test.
+          typecheck: { enabled: true, include: ['test/node/**/*.test-d.ts'], tsconfig: './test/node/tsconfig.type-tests.json' },
         },
       },
       {
@@ -152,7 +165,8 @@ export default defineConfig({
           // `npm run bench:pipeline` only; prints a table instead of asserting speed.
           name: 'bench',
           environment: 'node',
-          include: ['test/bench/**/*.ts'],
+          // The benchmarks; the other files of test/bench/ are the bench page, worker and helpers.
+          include: ['test/bench/{pipeline,wasm-bench,webllm-bench}.ts'],
           fileParallelism: false,
           maxWorkers: 1,
           hookTimeout: 60_000,

@@ -3,7 +3,6 @@ import type { PageServices, RuntimeControl, RuntimeStatus } from '../runtime/con
 import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
-import type { BodyMode } from '../transport/wire';
 import { prepareRuntimeTools } from '../tools/page-tools';
 import type { ToolsConfig } from '../tools/tools-config';
 
@@ -16,7 +15,6 @@ export interface RuntimeHostOptions {
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
-  bodyMode: BodyMode;
 }
 
 /** What only a window can do, done for the runtime worker this page starts. */
@@ -62,7 +60,6 @@ export class RuntimeHost {
       type: RUNTIME_PORT_MESSAGE,
       port,
       runtimeLock,
-      bodyMode: this.options.bodyMode,
     };
     target.postMessage(message, [port]);
   }
@@ -77,6 +74,6 @@ export class RuntimeHost {
     const { port, runtimeLock } = await this.#newPort();
     const gone = new AbortController();
     void whenLockReleased(runtimeLock).then(() => gone.abort());
-    return { port, peerLock: await this.options.peerLock, gone: gone.signal, bodyMode: this.options.bodyMode };
+    return { port, peerLock: await this.options.peerLock, gone: gone.signal };
   }
 }

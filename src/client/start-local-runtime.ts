@@ -1,9 +1,7 @@
-import { preferredBodyMode } from '../transport/body-mode';
 import type { RuntimeControl } from '../runtime/control-api';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
 import { isPortWanted } from '../transport/sw-messages';
-import type { BodyMode } from '../transport/wire';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
 import { toolsConfigFromQuery, type ToolsConfig } from '../tools/tools-config';
@@ -31,11 +29,6 @@ export interface StartLocalRuntimeOptions {
   timeoutMs?: number;
   /** Starts the runtime worker (tests and embedders may substitute). */
   createWorker?: () => Worker;
-  /**
-   * How response bodies cross threads if this tab leads (it applies to the SW too).
-   * Default: chunk messages (see `preferredBodyMode`).
-   */
-  bodyMode?: BodyMode;
 }
 
 export interface LocalRuntime {
@@ -93,7 +86,6 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       tools: options.tools ?? (options.testModels ? toolsConfigFromQuery(location.search) : {}),
       createWorker: options.createWorker ?? defaultWorker,
       peerLock,
-      bodyMode: options.bodyMode ?? preferredBodyMode(),
     });
     if (container?.controller) void host.offerPortTo(container.controller);
     // A new SW version took over: it starts without a port.

@@ -76,18 +76,34 @@ export class SseDecoder {
   }
 }
 
-/** Reads a whole SSE body as messages (used by tests and page-side clients). */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseMessage> {
+/**
+ * Reads an SSE body as messages (tests and page-side clients: the app, the test client).
+ * Leaving early (break, throw) or aborting `signal` cancels the body, so the server sees
+ * the client go (e.g. a model download stops); an abort rejects with `signal.reason`.
+ *
+ * @example
+ * for await (const m of readSse(response.body, signal)) if (m.data === '[DONE]') break; else use(JSON.parse(m.data));
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
   const decoder = new SseDecoder();
   const reader = body.getReader();
+  let finished = false;
+  const cancel = () => void reader.cancel(signal?.reason).catch(() => {});
+  signal?.addEventListener('abort', cancel, { once: true });
   try {
+    signal?.throwIfAborted();
     for (;;) {
       const { value, done } = await reader.read();
+      // A cancel (the abort above) ends the read as `done`: that is not the end of the body.
+      signal?.throwIfAborted();
       if (done) break;
       yield* decoder.push(value);
     }
+    finished = true;
     yield* decoder.end();
   } finally {
-    reader.releaseLock();
+    signal?.removeEventListener('abort', cancel);
+    if (finished) reader.releaseLock();
+    else cancel();
   }
 }

@@ -38,23 +38,10 @@ export interface RuntimeStatus {
   error?: string;
 }
 
-/** What the pipeline benchmark measures inside the worker (no transport at all). */
-export interface DirectStreamTiming {
-  /** ms from calling the server to the first body byte. */
-  firstByteMs: number;
-  /** ms from calling the server to the first `response.output_text.delta`. */
-  firstDeltaMs: number;
-  /** ms from calling the server to the end of the body. */
-  totalMs: number;
-  deltas: number;
-}
-
 export interface RuntimeControl {
   /** Starts the server (once); later calls return the current status. `page`: a Comlink proxy. */
   start(options: RuntimeStartOptions, page?: PageServices): Promise<RuntimeStatus>;
   status(): Promise<RuntimeStatus>;
   /** Serves requests arriving on `port` (transfer it). Resolves with this runtime's lock name. */
   connect(port: MessagePort): Promise<string>;
-  /** Benchmark baseline: POSTs `body` to `/v1/responses` in-worker and reads the SSE body. */
-  streamDirect(body: string): Promise<DirectStreamTiming>;
 }

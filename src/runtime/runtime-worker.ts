@@ -4,7 +4,6 @@
  */
 import * as Comlink from 'comlink';
 import type { PageServices, RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
-import { timeDirectStream } from './direct-stream';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, RUNTIME_LOCK_PREFIX } from '../transport/lock-names';
 import { createLocalServer, type LocalServer } from './composition-root';
@@ -60,9 +59,6 @@ const control: RuntimeControl = {
     await lockHeld;
     serveRequests(port, handle, peers);
     return runtimeLock;
-  },
-  streamDirect(body: string) {
-    return timeDirectStream(handle, self.location.origin, body);
   },
 };
 

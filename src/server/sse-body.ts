@@ -1,8 +1,19 @@
-/** A stream of events as an SSE response body, ending with `data: [DONE]`. */
+/**
+ * The one builder of `text/event-stream` responses, for every route that streams
+ * (responses, their replay, model downloads): events as SSE, then `data: [DONE]`.
+ */
 import { SSE_DONE, encodeSseEvent } from '../protocol/sse';
-import type { StreamEvent } from '../protocol/stream-events';
 
-export function sseResponse(events: AsyncIterable<StreamEvent>, onCancel: () => void = () => {}): Response {
+/**
+ * The body pulls `events` one at a time (no read-ahead: a slow reader holds the producer
+ * back). `onCancel` runs at once when the reader goes away, before the iterator is
+ * returned: a `return()` waits for the event the iterator is waiting for, so what must stop
+ * now (a run, a download) is stopped through `onCancel`.
+ *
+ * @example
+ * return sseResponse(presentEvents(run.log.follow(-1), include), () => run.disconnect());
+ */
+export function sseResponse(events: AsyncIterable<{ type: string }>, onCancel: () => void = () => {}): Response {
   const encoder = new TextEncoder();
   const iterator = events[Symbol.asyncIterator]();
   const body = new ReadableStream<Uint8Array>({

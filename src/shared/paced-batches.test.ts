@@ -88,7 +88,7 @@ describe('pacedBatches', () => {
     expect(seen).toEqual([[0], [1, 2]]);
   });
 
-  it('stops the source when the caller stops reading', async () => {
+  it.each([4, 0])('stops the source when the caller stops reading (interval %i ms)', async (intervalMs) => {
     let stopped = false;
     async function* endless() {
       try {
@@ -101,7 +101,7 @@ describe('pacedBatches', () => {
       }
     }
     const run = (async () => {
-      for await (const batch of pacedBatches(endless(), { intervalMs: 4, now: () => Date.now() })) {
+      for await (const batch of pacedBatches(endless(), { intervalMs, now: () => Date.now() })) {
         if (batch.includes(5)) break;
       }
     })();

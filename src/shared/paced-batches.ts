@@ -27,14 +27,38 @@ const SEND = Symbol('send');
  */
 export async function* pacedBatches<T>(source: AsyncIterable<T>, options: PaceOptions): AsyncGenerator<T[]> {
   const iterator = source[Symbol.asyncIterator]();
-  const { intervalMs } = options;
-  if (intervalMs <= 0) {
+  if (options.intervalMs <= 0) {
+    yield* unpaced(iterator);
+    return;
+  }
+  yield* paced(iterator, options);
+}
+
+/** One batch per item; like `paced`, stops the source when the caller stops early. */
+async function* unpaced<T>(iterator: AsyncIterator<T>): AsyncGenerator<T[]> {
+  let over = false;
+  try {
     for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
+      let next: IteratorResult<T>;
+      try {
+        next = await iterator.next();
+      } catch (err) {
+        over = true;
+        throw err;
+      }
+      if (next.done) {
+        over = true;
+        return;
+      }
       yield [next.value];
     }
+  } finally {
+    if (!over) iterator.return?.()?.catch(() => {});
   }
+}
+
+async function* paced<T>(iterator: AsyncIterator<T>, options: PaceOptions): AsyncGenerator<T[]> {
+  const { intervalMs } = options;
   const burst = Math.max(1, options.burst ?? 1);
   const now = options.now ?? (() => performance.now());
   // The bucket: sends available, as of `refilledAt`.

@@ -29,7 +29,6 @@ export class RuntimeConnection {
       port: message.port,
       peerLock: await this.#options.peerLock,
       gone: gone.signal,
-      bodyMode: message.bodyMode,
     };
     void whenLockReleased(message.runtimeLock).then(() => {
       gone.abort();

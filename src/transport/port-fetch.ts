@@ -1,5 +1,5 @@
 import { transportErrorResponse } from './transport-error';
-import type { BodyMode, HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
+import type { ReplyMessage, RequestMessage, WireRequest } from './wire';
 
 /** A requester's connection to one runtime instance. */
 export interface RuntimeLink {
@@ -9,7 +9,6 @@ export interface RuntimeLink {
   peerLock: string;
   /** Aborted when the runtime is gone (its lifetime lock was released). */
   gone: AbortSignal;
-  bodyMode: BodyMode;
 }
 
 /** The runtime is gone (its lifetime lock was released). */
@@ -55,7 +54,6 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
     type: 'request',
     request: wire,
     peerLock: link.peerLock,
-    bodyMode: link.bodyMode,
     reply: theirs,
   };
   link.port.postMessage(message, [theirs]);
@@ -106,9 +104,7 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
     end();
     return { response: new Response(null, init), finished };
   }
-  const body =
-    link.bodyMode === 'stream' ? relayStream(head, link, signal, stop.signal, end) : relayChunks(mine, link, signal, stop.signal, end, cancel);
-  return { response: new Response(body, init), finished };
+  return { response: new Response(relayChunks(mine, link, signal, stop.signal, end, cancel), init), finished };
 }
 
 export async function toWire(request: Request): Promise<WireRequest> {
@@ -122,53 +118,7 @@ export async function toWire(request: Request): Promise<WireRequest> {
   };
 }
 
-/** `stream` mode: re-exposes the transferred stream so runtime death can error it. */
-function relayStream(
-  head: HeadMessage,
-  link: RuntimeLink,
-  signal: AbortSignal,
-  stopped: AbortSignal,
-  end: () => void,
-): ReadableStream<Uint8Array> {
-  if (!head.body) throw new Error('Protocol error: stream mode head without a body.');
-  const reader = head.body.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        const broken = (reason: unknown) => {
-          c.error(reason);
-          // Tell the runtime if it is still there; if it is not, there is nothing to stop.
-          void reader.cancel(reason).catch(() => {});
-          end();
-        };
-        link.gone.addEventListener('abort', () => broken(new RuntimeGoneError('The runtime stopped.', true)), {
-          signal: stopped,
-        });
-        signal.addEventListener('abort', () => broken(signal.reason), { signal: stopped });
-      },
-      async pull(c) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) {
-            c.close();
-            end();
-          } else c.enqueue(value);
-        } catch (error) {
-          c.error(error);
-          end();
-        }
-      },
-      async cancel(reason) {
-        // Propagates through the transferred stream to the runtime, which aborts the request.
-        end();
-        await reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-/** `chunks` mode: turns chunk/end/fail messages back into a stream. */
+/** Turns chunk/end/fail messages back into a stream. */
 function relayChunks(
   port: MessagePort,
   link: RuntimeLink,

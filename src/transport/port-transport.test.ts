@@ -1,12 +1,11 @@
 /**
  * The MessagePort transport end to end in one thread: `fetchOverPort` (requester side)
- * against `serveRequests` (runtime side), in both body modes. Browser-only parts (Web
+ * against `serveRequests` (runtime side). Browser-only parts (Web
  * Locks, the SW) are covered by test/e2e.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { fetchOverPort, RuntimeGoneError, type RuntimeLink } from './port-fetch';
 import { PeerWatch, serveRequests, type RequestHandler } from './serve-requests';
-import type { BodyMode } from './wire';
 
 const ports: MessagePort[] = [];
 afterEach(() => {
@@ -14,14 +13,14 @@ afterEach(() => {
 });
 
 /** Wires a requester link to `handler`; `killPeer()` plays the requester dying. */
-function connect(handler: RequestHandler, bodyMode: BodyMode) {
+function connect(handler: RequestHandler) {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
   let killPeer!: () => void;
   const peerDead = new Promise<void>((resolve) => (killPeer = resolve));
   serveRequests(port1, handler, new PeerWatch(() => peerDead));
   const gone = new AbortController();
-  const link: RuntimeLink = { port: port2, peerLock: 'peer-1', gone: gone.signal, bodyMode };
+  const link: RuntimeLink = { port: port2, peerLock: 'peer-1', gone: gone.signal };
   return { link, killPeer, killRuntime: () => gone.abort() };
 }
 
@@ -41,75 +40,73 @@ function slowBody(parts: string[], record: { cancelled?: unknown }) {
   });
 }
 
-describe.each(['chunks', 'stream'] as const)('%s mode', (mode) => {
-  test('a request crosses with method, headers and body; the answer with status, headers and body', async () => {
-    const { link } = connect(async (request) => {
-      const echo = { method: request.method, url: request.url, type: request.headers.get('content-type'), body: await request.text() };
-      return Response.json(echo, { status: 201, headers: { 'x-test': 'yes' } });
-    }, mode);
-    const { response } = await fetchOverPort(
-      link,
-      new Request('http://local/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }),
-    );
-    expect(response.status).toBe(201);
-    expect(response.headers.get('x-test')).toBe('yes');
-    expect(await response.json()).toEqual({ method: 'POST', url: 'http://local/v1/responses', type: 'application/json', body: '{"a":1}' });
+test('a request crosses with method, headers and body; the answer with status, headers and body', async () => {
+  const { link } = connect(async (request) => {
+    const echo = { method: request.method, url: request.url, type: request.headers.get('content-type'), body: await request.text() };
+    return Response.json(echo, { status: 201, headers: { 'x-test': 'yes' } });
   });
+  const { response } = await fetchOverPort(
+    link,
+    new Request('http://local/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }),
+  );
+  expect(response.status).toBe(201);
+  expect(response.headers.get('x-test')).toBe('yes');
+  expect(await response.json()).toEqual({ method: 'POST', url: 'http://local/v1/responses', type: 'application/json', body: '{"a":1}' });
+});
 
-  test('a streamed body arrives whole and in order; `finished` settles after it', async () => {
-    const parts = Array.from({ length: 50 }, (_, i) => `data: ${i}\n\n`);
-    const { link } = connect(async () => new Response(slowBody(parts, {})), mode);
-    const { response, finished } = await fetchOverPort(link, new Request('http://local/v1/x'));
-    expect(await response.text()).toBe(parts.join(''));
-    await finished;
-  });
+test('a streamed body arrives whole and in order; `finished` settles after it', async () => {
+  const parts = Array.from({ length: 50 }, (_, i) => `data: ${i}\n\n`);
+  const { link } = connect(async () => new Response(slowBody(parts, {})));
+  const { response, finished } = await fetchOverPort(link, new Request('http://local/v1/x'));
+  expect(await response.text()).toBe(parts.join(''));
+  await finished;
+});
 
-  test('cancelling the body aborts the request signal and cancels the server body', async () => {
-    const record: { cancelled?: unknown } = {};
-    let signal!: AbortSignal;
-    const { link } = connect(async (request) => {
-      signal = request.signal;
-      return new Response(slowBody(Array(1000).fill('x'), record));
-    }, mode);
-    const { response, finished } = await fetchOverPort(link, new Request('http://local/v1/x'));
-    const reader = response.body!.getReader();
-    await reader.read();
-    await reader.cancel('bye');
-    await finished;
-    await expect.poll(() => signal.aborted).toBe(true);
-    await expect.poll(() => record.cancelled !== undefined).toBe(true);
+test('cancelling the body aborts the request signal and cancels the server body', async () => {
+  const record: { cancelled?: unknown } = {};
+  let signal!: AbortSignal;
+  const { link } = connect(async (request) => {
+    signal = request.signal;
+    return new Response(slowBody(Array(1000).fill('x'), record));
   });
+  const { response, finished } = await fetchOverPort(link, new Request('http://local/v1/x'));
+  const reader = response.body!.getReader();
+  await reader.read();
+  await reader.cancel('bye');
+  await finished;
+  await expect.poll(() => signal.aborted).toBe(true);
+  await expect.poll(() => record.cancelled !== undefined).toBe(true);
+});
 
-  test('the requester dying (peer lock released) aborts its requests', async () => {
-    let signal!: AbortSignal;
-    const record: { cancelled?: unknown } = {};
-    const { link, killPeer } = connect(async (request) => {
-      signal = request.signal;
-      return new Response(slowBody(Array(1000).fill('x'), record));
-    }, mode);
-    const { response } = await fetchOverPort(link, new Request('http://local/v1/x'));
-    await response.body!.getReader().read();
-    killPeer();
-    await expect.poll(() => signal.aborted).toBe(true);
-    await expect.poll(() => record.cancelled !== undefined).toBe(true);
+test('the requester dying (peer lock released) aborts its requests', async () => {
+  let signal!: AbortSignal;
+  const record: { cancelled?: unknown } = {};
+  const { link, killPeer } = connect(async (request) => {
+    signal = request.signal;
+    return new Response(slowBody(Array(1000).fill('x'), record));
   });
+  const { response } = await fetchOverPort(link, new Request('http://local/v1/x'));
+  await response.body!.getReader().read();
+  killPeer();
+  await expect.poll(() => signal.aborted).toBe(true);
+  await expect.poll(() => record.cancelled !== undefined).toBe(true);
+});
 
-  test('the runtime dying mid-body errors the body (a network error for the client)', async () => {
-    const { link, killRuntime } = connect(async () => new Response(slowBody(Array(1000).fill('x'), {})), mode);
-    const { response } = await fetchOverPort(link, new Request('http://local/v1/x'));
-    const reader = response.body!.getReader();
-    await reader.read();
-    killRuntime();
-    await expect(async () => {
-      for (;;) if ((await reader.read()).done) break;
-    }).rejects.toBeInstanceOf(RuntimeGoneError);
-  });
+test('the runtime dying mid-body errors the body (a network error for the client)', async () => {
+  const { link, killRuntime } = connect(async () => new Response(slowBody(Array(1000).fill('x'), {})));
+  const { response } = await fetchOverPort(link, new Request('http://local/v1/x'));
+  const reader = response.body!.getReader();
+  await reader.read();
+  killRuntime();
+  await expect(async () => {
+    for (;;) if ((await reader.read()).done) break;
+  }).rejects.toBeInstanceOf(RuntimeGoneError);
 });
 
 test('a handler that throws becomes a 500 in the OpenAI error shape', async () => {
   const { link } = connect(async () => {
     throw new Error('store is broken');
-  }, 'chunks');
+  });
   const { response } = await fetchOverPort(link, new Request('http://local/v1/models'));
   expect(response.status).toBe(500);
   expect(await response.json()).toEqual({
@@ -118,7 +115,7 @@ test('a handler that throws becomes a 500 in the OpenAI error shape', async () =
 });
 
 test('a runtime already gone is reported before anything is sent', async () => {
-  const { link, killRuntime } = connect(async () => new Response('never'), 'chunks');
+  const { link, killRuntime } = connect(async () => new Response('never'));
   killRuntime();
   await expect(fetchOverPort(link, new Request('http://local/v1/models'))).rejects.toBeInstanceOf(RuntimeGoneError);
 });
@@ -127,13 +124,13 @@ test('a runtime dying before it accepted a request says so (the SW may resend it
   const { port2 } = new MessageChannel(); // nobody serves the other end
   ports.push(port2);
   const gone = new AbortController();
-  const pending = fetchOverPort({ port: port2, peerLock: 'p', gone: gone.signal, bodyMode: 'chunks' }, new Request('http://local/v1/x'));
+  const pending = fetchOverPort({ port: port2, peerLock: 'p', gone: gone.signal }, new Request('http://local/v1/x'));
   setTimeout(() => gone.abort(), 10);
   await expect(pending).rejects.toMatchObject({ name: 'RuntimeGoneError', accepted: false });
 });
 
 test('a runtime dying after it accepted a request says so (it may have started: no resend)', async () => {
-  const { link, killRuntime } = connect(() => new Promise<Response>(() => {}), 'chunks');
+  const { link, killRuntime } = connect(() => new Promise<Response>(() => {}));
   const pending = fetchOverPort(link, new Request('http://local/v1/x', { method: 'POST', body: 'x' }));
   setTimeout(killRuntime, 20);
   await expect(pending).rejects.toMatchObject({ name: 'RuntimeGoneError', accepted: true });
@@ -145,7 +142,7 @@ test('aborting the request before the head arrives cancels it in the runtime', a
     signal = request.signal;
     await new Promise((resolve) => request.signal.addEventListener('abort', resolve));
     return new Response('late');
-  }, 'chunks');
+  });
   const controller = new AbortController();
   const pending = fetchOverPort(link, new Request('http://local/v1/x', { signal: controller.signal }));
   await expect.poll(() => signal !== undefined).toBe(true);
@@ -164,7 +161,7 @@ test('chunks queued together cross as one message', async () => {
       },
     });
     return new Response(body);
-  }, 'chunks');
+  });
   const { response } = await fetchOverPort(link, new Request('http://local/v1/x'));
   const reader = response.body!.getReader();
   const chunks: string[] = [];

@@ -53,7 +53,7 @@ export class PeerWatch {
 }
 
 async function serveOne(message: RequestMessage, handler: RequestHandler, peers: PeerWatch): Promise<void> {
-  const { reply, bodyMode } = message;
+  const { reply } = message;
   const controller = new AbortController();
   const untrack = peers.track(message.peerLock, controller);
   const post = (m: ReplyMessage, transfer: Transferable[] = []) => reply.postMessage(m, transfer);
@@ -82,7 +82,7 @@ async function serveOne(message: RequestMessage, handler: RequestHandler, peers:
   };
   const source = response.body;
   if (!source) {
-    post({ type: 'head', head, body: null, hasBody: false });
+    post({ type: 'head', head, hasBody: false });
     finish();
     return;
   }
@@ -93,33 +93,6 @@ async function serveOne(message: RequestMessage, handler: RequestHandler, peers:
   const cancelBody = () => void reader.cancel(controller.signal.reason).catch(() => {});
   if (controller.signal.aborted) cancelBody(); // gone while the handler was running
   else controller.signal.addEventListener('abort', cancelBody, { once: true });
-
-  if (bodyMode === 'stream') {
-    const body = new ReadableStream<Uint8Array>(
-      {
-        async pull(c) {
-          try {
-            const { done, value } = await reader.read();
-            if (done) {
-              c.close();
-              finish();
-            } else c.enqueue(value);
-          } catch (error) {
-            c.error(error);
-            finish();
-          }
-        },
-        cancel(reason) {
-          controller.abort(reason);
-          finish();
-        },
-      },
-      // No buffering beyond one chunk: backpressure reaches the server.
-      { highWaterMark: 0 },
-    );
-    post({ type: 'head', head, body, hasBody: true }, [body]);
-    return;
-  }
 
   post({ type: 'head', head, hasBody: true });
   try {

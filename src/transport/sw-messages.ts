@@ -4,16 +4,12 @@
  * code; the service worker still checks a message's shape before it acts on it, because
  * `message` events carry whatever a page of the origin posts.
  */
-import type { BodyMode } from './wire';
-
 /** Leader page → service worker: here is a port to the runtime. */
 export interface RuntimePortMessage {
   type: 'local-responses/runtime-port';
   port: MessagePort;
   /** Web Lock the runtime worker holds for its life; granted to others once it is gone. */
   runtimeLock: string;
-  /** How bodies cross: the leader decides for every requester (one choice per origin). */
-  bodyMode: BodyMode;
 }
 
 /** Service worker → pages: I have no runtime port; the leader, please send one. */
@@ -48,8 +44,7 @@ export function readPageMessage(data: unknown): PageToSwMessage | null {
       return { type: message.type };
     case RUNTIME_PORT_MESSAGE:
       if (!(message.port instanceof MessagePort) || typeof message.runtimeLock !== 'string') return null;
-      if (message.bodyMode !== 'chunks' && message.bodyMode !== 'stream') return null;
-      return { type: RUNTIME_PORT_MESSAGE, port: message.port, runtimeLock: message.runtimeLock, bodyMode: message.bodyMode };
+      return { type: RUNTIME_PORT_MESSAGE, port: message.port, runtimeLock: message.runtimeLock };
     default:
       return null;
   }

@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import type { core, ZodMiniType } from 'zod/mini';
 import { ErrorBody } from '../protocol/error-response';
 import { LoadEvent, LocalStatus, type LoadProgress } from '../protocol/local-status';
-import { readSse } from './sse-reader';
+import { readSse } from '../protocol/sse';
 
 export type { LoadProgress, LocalStatus };
 
@@ -111,8 +111,9 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
     async loadModel(id, onProgress, signal) {
       const response = await fetchFn(`${base}/local/models/${encodeURIComponent(id)}/load`, { method: 'POST', signal });
       if (!response.ok || !response.body) throw await errorFrom(response);
-      for await (const raw of readSse(response.body, signal)) {
-        const event = parsed(LoadEvent, raw, 'download progress event', response.status);
+      for await (const message of readSse(response.body, signal)) {
+        if (message.data === '[DONE]') break;
+        const event = parsed(LoadEvent, JSON.parse(message.data) as unknown, 'download progress event', response.status);
         if (event.type === 'progress') {
           const { type: _type, ...progress } = event;
           onProgress(progress);

@@ -1,28 +1,20 @@
 /**
  * The app's own IndexedDB database (separate from the server's store): conversations as
- * the sidebar shows them, and the settings. Works offline like everything else.
+ * the sidebar shows them, and the settings. Works offline like everything else. Schema and
+ * migrations: app-db-schema.ts.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type IDBPDatabase } from 'idb';
+import { APP_DB_VERSION, migrateAppDb, SETTINGS_KEY, type AppDB } from './app-db-schema';
 import type { Conversation } from './saved-chat';
-import type { Settings } from './settings';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
 
 export const APP_DB_NAME = 'local-responses-app';
-
-interface AppDB extends DBSchema {
-  conversations: { key: string; value: Conversation; indexes: { updatedAt: number } };
-  /** One record, key `settings`. Other parts of the app (tools) may read it from here. */
-  settings: { key: string; value: Settings };
-}
 
 export type AppDatabase = IDBPDatabase<AppDB>;
 
 export function openAppDb(name = APP_DB_NAME): Promise<AppDatabase> {
-  return openDB<AppDB>(name, 1, {
-    upgrade(db) {
-      const conversations = db.createObjectStore('conversations', { keyPath: 'id' });
-      conversations.createIndex('updatedAt', 'updatedAt');
-      db.createObjectStore('settings');
-    },
+  return openDB<AppDB>(name, APP_DB_VERSION, {
+    upgrade: (db, oldVersion) => migrateAppDb(db, oldVersion),
   });
 }
 
@@ -40,4 +32,12 @@ export async function deleteConversationRecord(db: AppDatabase, id: string): Pro
   await db.delete('conversations', id);
 }
 
-export const SETTINGS_KEY = 'settings';
+/** The stored settings over the defaults: a setting added since they were saved gets its default. */
+export async function loadSettings(db: AppDatabase): Promise<Settings> {
+  const stored = await db.get('settings', SETTINGS_KEY);
+  return { ...DEFAULT_SETTINGS, ...stored };
+}
+
+export async function saveSettings(db: AppDatabase, settings: Settings): Promise<void> {
+  await db.put('settings', settings, SETTINGS_KEY);
+}

@@ -377,7 +377,8 @@ export class ChatStore extends ExternalStore<ChatState> {
     try {
       await this.#api?.client.responses.delete(id);
     } catch (error) {
-      // Already gone is fine; anything else leaves an orphan the store prunes later.
+      // Already gone is fine. Anything else leaves the response stored on the server with no
+      // conversation pointing at it (nothing deletes it later): say so in the console.
       if (!(error instanceof APIError && error.status === 404)) console.warn(`Could not delete response ${id}`, error);
     }
   }

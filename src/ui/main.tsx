@@ -21,8 +21,6 @@ import './styles.css';
 const params = new URLSearchParams(location.search);
 // Test models: always in dev; in a production build only when asked for in the URL.
 const testModels = import.meta.env.DEV || params.has('test-models');
-// Benchmark knob (`?body-mode=stream`), honoured only with test models.
-const bodyMode = testModels && params.get('body-mode') === 'stream' ? 'stream' : undefined;
 
 const db = openAppDb();
 const settings = new SettingsStore(db);
@@ -32,7 +30,7 @@ const started = settings.ready
   .then(() => {
     const base = testModels ? toolsConfigFromQuery(location.search) : {};
     const tools = toolsConfigWithProvider(base, settings.settings().webSearchProviderUrl);
-    return startLocalRuntime({ testModels, bodyMode, tools });
+    return startLocalRuntime({ testModels, tools });
   })
   .then(async (runtime) => {
     if (testModels) await installTestHooks(runtime);

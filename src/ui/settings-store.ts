@@ -1,6 +1,6 @@
-import type { AppDatabase } from './app-db';
+import { loadSettings, saveSettings, type AppDatabase } from './app-db';
 import { ExternalStore } from './external-store';
-import { DEFAULT_SETTINGS, loadSettings, saveSettings, type Settings } from './settings';
+import { DEFAULT_SETTINGS, type Settings } from './settings';
 
 /** Settings as React state, written through to the app database on every change. */
 export class SettingsStore extends ExternalStore<Settings & { loaded: boolean }> {

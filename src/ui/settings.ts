@@ -1,11 +1,10 @@
 /**
  * Chat settings and how they become request parameters. Stored in the app database
- * (`local-responses-app`, store `settings`, key `settings`); the web search provider URL
- * lives here for the tools to read.
+ * (`local-responses-app`, store `settings`, key `settings`; see app-db.ts). The web search
+ * provider URL is not a request parameter: the app hands it to the runtime when it starts
+ * it (main.tsx), so a change applies from the next reload.
  */
 import type { ResponseCreateParamsStreaming, Tool } from 'openai/resources/responses/responses';
-import type { AppDatabase } from './app-db';
-import { SETTINGS_KEY } from './app-db';
 
 export type ReasoningEffort = 'default' | 'none' | 'low' | 'medium' | 'high';
 
@@ -20,7 +19,7 @@ export interface Settings {
   webSearch: boolean;
   /**
    * Search provider of the web_search tool: a SearXNG base URL; empty for the default
-   * (Wikipedia). Kept here for the runtime's tools to read; requests carry no provider.
+   * (Wikipedia). The runtime's web_search tool gets it at start; requests carry no provider.
    */
   webSearchProviderUrl: string;
   reasoningEffort: ReasoningEffort;
@@ -37,15 +36,6 @@ export const DEFAULT_SETTINGS: Settings = {
   webSearchProviderUrl: '',
   reasoningEffort: 'default',
 };
-
-export async function loadSettings(db: AppDatabase): Promise<Settings> {
-  const stored = await db.get('settings', SETTINGS_KEY);
-  return { ...DEFAULT_SETTINGS, ...stored };
-}
-
-export async function saveSettings(db: AppDatabase, settings: Settings): Promise<void> {
-  await db.put('settings', settings, SETTINGS_KEY);
-}
 
 /** The parts of a create request that come from the settings. */
 export function requestOptions(settings: Settings): Pick<

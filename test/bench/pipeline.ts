@@ -5,17 +5,19 @@
  * each per round; the table shows medians (see ../shared/TESTING.md "Benchmarks").
  *
  * Paths (all with `test-scripted`, zero delay, SSE, event log persisted):
- *   worker        server.fetch inside the runtime worker, body read there (baseline)
+ *   worker        the same server (createLocalServer) inside a bench-only worker, body
+ *                 read there: no transport at all (baseline; test/bench/bench-worker.ts)
  *   sdk·sw        the openai SDK in the page, fetch('/v1/responses') through the SW
  *   fetch·sw      raw fetch through the SW, SSE counted in the page
  *   fetch·direct  raw fetch over a MessagePort straight to the runtime (no SW)
- * each with bodies as chunk messages (`chunks`, the default) and as transferred streams
- * (`stream`); each mode in its own browser context, so its own SW and runtime.
+ * All run from the bench page (test/bench/bench-page.ts), built only for the benchmarks.
+ * Bodies cross threads as chunk messages, the transport's only mode (why: src/transport/wire.ts).
  */
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
-import { startE2E, waitForRuntime } from '../support/browser';
+import { startE2E } from '../support/browser';
+import { openBenchPage } from './open-bench-page';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SCRIPT_CHARS = Number(process.env.BENCH_CHARS ?? 20_000);
@@ -37,7 +39,7 @@ function runPath(page: Page, path: PathName): Promise<Timing> {
   return page.evaluate(
     async ({ path, body }) => {
       const runtime = window.localRuntime!;
-      if (path === 'worker') return runtime.control()!.streamDirect(body);
+      if (path === 'worker') return window.bench!.streamDirect(body);
       const t0 = performance.now();
       if (path === 'sdk·sw') {
         const stream = await window.sdk!.responses.create(JSON.parse(body) as ResponseCreateParamsStreaming);
@@ -84,35 +86,26 @@ const median = (xs: number[]) => {
 };
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
-const pages = new Map<'stream' | 'chunks', Page>();
+let page: Page;
 beforeAll(async () => {
   e2e = await startE2E();
-  // One browser context (own SW + runtime) per body mode; they never run at the same time.
-  for (const mode of ['chunks', 'stream'] as const) {
-    const page = await (await e2e.browser.newContext()).newPage();
-    await page.goto(`${e2e.app.origin}/?test-models${mode === 'stream' ? '&body-mode=stream' : ''}`);
-    await waitForRuntime(page);
-    pages.set(mode, page);
-  }
+  page = await openBenchPage(await e2e.browser.newContext(), e2e.app.origin);
 });
 afterAll(() => e2e?.close());
 
 test('pipeline benchmark', { timeout: 30 * 60_000 }, async () => {
   const paths: PathName[] = ['worker', 'sdk·sw', 'fetch·sw', 'fetch·direct'];
-  const runs = new Map<string, Timing[]>();
+  const runs = new Map<PathName, Timing[]>();
   for (let round = -1; round < ROUNDS; round++) {
-    for (const [mode, page] of pages) {
-      for (const path of paths) {
-        const timing = await runPath(page, path);
-        if (round < 0) continue; // warm-up: JIT, IndexedDB open, SW start
-        const key = `${path} (${mode})`;
-        runs.set(key, [...(runs.get(key) ?? []), timing]);
-      }
+    for (const path of paths) {
+      const timing = await runPath(page, path);
+      if (round < 0) continue; // warm-up: JIT, IndexedDB open, SW start
+      runs.set(path, [...(runs.get(path) ?? []), timing]);
     }
   }
 
   const rows = [...runs].map(([key, timings]) => {
-    const baseline = runs.get(`worker (${key.endsWith('(chunks)') ? 'chunks' : 'stream'})`)!;
+    const baseline = runs.get('worker')!;
     const tps = timings.map((t) => t.deltas / (t.totalMs / 1000));
     // Ratios are paired per round (same round = same machine conditions), then the median.
     const ratio = median(timings.map((t, i) => t.deltas / t.totalMs / (baseline[i]!.deltas / baseline[i]!.totalMs)));
@@ -126,26 +119,24 @@ test('pipeline benchmark', { timeout: 30 * 60_000 }, async () => {
     };
   });
   /** Median over rounds of (a − b) time to first byte, paired per round. */
-  const added = (a: string, b: string) => {
+  const added = (a: PathName, b: PathName) => {
     const as = runs.get(a)!;
     const bs = runs.get(b)!;
     return median(as.map((t, i) => t.firstByteMs - bs[i]!.firstByteMs));
   };
-  const row = (path: string) => rows.find((r) => r.path === path)!;
-  const full = row('sdk·sw (chunks)');
-  const swHop = added('fetch·sw (chunks)', 'fetch·direct (chunks)');
+  const full = rows.find((r) => r.path === 'sdk·sw')!;
+  const swHop = added('fetch·sw', 'fetch·direct');
   console.log(`\npipeline benchmark: ${ROUNDS} rounds (+1 warm-up), ${SCRIPT_CHARS} chars, chunk 4, delay 0\n`);
   console.table(rows);
   console.log('time to first byte added, median of per-round differences (ms):');
-  console.table(
-    (['chunks', 'stream'] as const).map((mode) => ({
-      mode,
-      'SW hop (fetch·sw − fetch·direct)': added(`fetch·sw (${mode})`, `fetch·direct (${mode})`).toFixed(2),
-      'whole transport (fetch·sw − worker)': added(`fetch·sw (${mode})`, `worker (${mode})`).toFixed(2),
-    })),
-  );
+  console.table([
+    {
+      'SW hop (fetch·sw − fetch·direct)': swHop.toFixed(2),
+      'whole transport (fetch·sw − worker)': added('fetch·sw', 'worker').toFixed(2),
+    },
+  ]);
   const check = (ok: boolean) => (ok ? 'met' : 'MISSED');
-  console.log('targets (issue 3), default path = SDK through the SW, chunk messages:');
+  console.log('targets (issue 3), default path = SDK through the SW:');
   console.log(`  ≥ 5,000 tokens/s: ${full['tokens/s']} → ${check(full['tokens/s'] >= 5000)}`);
   console.log(`  ratio ≥ 0.8 vs in-worker: ${full['vs worker']} → ${check(Number(full['vs worker']) >= 0.8)}`);
   console.log(`  SW hop adds ≤ 5 ms to first byte: ${swHop.toFixed(2)} ms → ${check(swHop <= 5)}\n`);

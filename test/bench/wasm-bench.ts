@@ -14,7 +14,8 @@
  * and, to tell where time goes (diagnostics, same request):
  *   fetch·sw    raw fetch through the service worker, SSE bytes read but not parsed
  *   fetch·port  raw fetch over a MessagePort straight to the runtime (no service worker)
- *   in-worker   the server function called inside the runtime worker (no transport at all)
+ *   in-worker   the same server (createLocalServer) called inside a bench-only worker, with
+ *               its own engine instance (no transport at all; test/bench/bench-worker.ts)
  * tokens/s = output tokens / (time from the call to the end of the stream), prefill included
  * on every path (after the warm-up the prompt is in llama.cpp's KV cache on every path).
  * "overhead ms/token" = median per-round (path − wllama) time / tokens: what the path adds
@@ -34,7 +35,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { makeTinyGguf } from '../fixtures/make-tiny-gguf';
-import { openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { openBenchPage } from './open-bench-page';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 400);
@@ -184,10 +186,10 @@ function runFetch(page: Page, model: BenchModel, tokens: number, via: 'sw' | 'po
   );
 }
 
-/** The server called inside the runtime worker, SSE body read there: the API without transport (diagnostic). */
+/** The server called inside the bench worker, SSE body read there: the API without transport (diagnostic). */
 async function runWorker(page: Page, model: BenchModel, tokens: number): Promise<Timing> {
   const body = JSON.stringify({ model: model.id, input: model.prompt, temperature: 0, max_output_tokens: TOKENS, stream: true });
-  const t = await page.evaluate((body) => window.localRuntime!.control()!.streamDirect(body), body);
+  const t = await page.evaluate((body) => window.bench!.streamDirect(body), body);
   return { tokens, firstTokenMs: t.firstDeltaMs, totalMs: t.totalMs, text: '' };
 }
 
@@ -206,7 +208,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(mirrorDir, 'test-tiny-llama.gguf'), makeTinyGguf());
   if (fs.existsSync(STORIES_PATH)) fs.copyFileSync(STORIES_PATH, path.join(mirrorDir, 'stories260K.gguf'));
   [e2e, mirror] = await Promise.all([startE2E(), serveModelMirror(mirrorDir)]);
-  page = await openApp(await e2e.browser.newContext(), e2e.app.origin, `&model-base=${encodeURIComponent(mirror.base)}`);
+  page = await openBenchPage(await e2e.browser.newContext(), e2e.app.origin, `?model-base=${encodeURIComponent(mirror.base)}`);
 });
 afterAll(async () => {
   await Promise.all([e2e?.close(), mirror?.close()]);

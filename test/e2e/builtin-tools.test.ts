@@ -12,6 +12,7 @@ import type { Page } from 'playwright-core';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openApp, startE2E } from '../support/browser';
+import { codeInterpreterEventTypes, THINK_PYTHON_ANSWER_EVENTS, WEB_SEARCH_CALL_EVENTS, webSearchEventTypes } from '../support/builtin-tool-events';
 import { serveFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 
 const TIME_LIMIT_MS = 3000;
@@ -94,20 +95,7 @@ describe('code_interpreter', () => {
       include,
     });
     console.log(`first python call (pyodide start included): ${Date.now() - started} ms`);
-    const ci = events.map((e) => e.type).filter((t) => t.includes('code_interpreter') || t.startsWith('response.output_item'));
-    expect(ci).toEqual([
-      'response.output_item.added', // reasoning
-      'response.output_item.done',
-      'response.output_item.added', // code_interpreter_call
-      'response.code_interpreter_call.in_progress',
-      'response.code_interpreter_call_code.delta',
-      'response.code_interpreter_call_code.done',
-      'response.code_interpreter_call.interpreting',
-      'response.code_interpreter_call.completed',
-      'response.output_item.done',
-      'response.output_item.added', // the answer
-      'response.output_item.done',
-    ]);
+    expect(codeInterpreterEventTypes(events)).toEqual(THINK_PYTHON_ANSWER_EVENTS);
     const done = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
     expect(done.type).toBe('response.completed');
     expect(done.response.output[1]).toMatchObject({
@@ -296,8 +284,7 @@ describe('web_search', () => {
       { type: 'url', url },
       { type: 'url', url: `${web.origin}/pages/no-cors.html` },
     ]);
-    const ws = events.map((e) => e.type).filter((t) => t.startsWith('response.web_search_call'));
-    expect(ws).toEqual(Array(3).fill(['response.web_search_call.in_progress', 'response.web_search_call.searching', 'response.web_search_call.completed']).flat());
+    expect(webSearchEventTypes(events)).toEqual(Array(3).fill(WEB_SEARCH_CALL_EVENTS).flat());
     const message = done.response.output.at(-1)!;
     expect(message.type).toBe('message');
     const annotations = (message as { content: Array<{ annotations: unknown[] }> }).content[0]!.annotations;

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { CodeInterpreterPort, ToolPorts, WebSearchPort } from '../../src/server/tool-ports';
+import { codeInterpreterEventTypes, THINK_PYTHON_ANSWER_EVENTS, WEB_SEARCH_CALL_EVENTS, webSearchEventTypes } from '../support/builtin-tool-events';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 
 let local: LocalClient;
@@ -77,21 +78,7 @@ describe('code_interpreter', () => {
         stream: true,
       }),
     );
-    const types = events.map((e) => e.type);
-    const ci = types.filter((t) => t.includes('code_interpreter') || t.startsWith('response.output_item'));
-    expect(ci).toEqual([
-      'response.output_item.added', // reasoning
-      'response.output_item.done',
-      'response.output_item.added', // code_interpreter_call
-      'response.code_interpreter_call.in_progress',
-      'response.code_interpreter_call_code.delta',
-      'response.code_interpreter_call_code.done',
-      'response.code_interpreter_call.interpreting',
-      'response.code_interpreter_call.completed',
-      'response.output_item.done',
-      'response.output_item.added', // the answer
-      'response.output_item.done',
-    ]);
+    expect(codeInterpreterEventTypes(events)).toEqual(THINK_PYTHON_ANSWER_EVENTS);
     const done = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
     expect(done.type).toBe('response.completed');
     expect(done.response.output.map((o) => o.type)).toEqual(['reasoning', 'code_interpreter_call', 'message']);
@@ -199,8 +186,7 @@ describe('web_search', () => {
         stream: true,
       }),
     );
-    const web = events.filter((e) => e.type.startsWith('response.web_search_call')).map((e) => e.type);
-    expect(web).toEqual(Array(3).fill(['response.web_search_call.in_progress', 'response.web_search_call.searching', 'response.web_search_call.completed']).flat());
+    expect(webSearchEventTypes(events)).toEqual(Array(3).fill(WEB_SEARCH_CALL_EVENTS).flat());
     const done = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
     const actions = done.response.output.flatMap((o) => (o.type === 'web_search_call' ? [o.action] : []));
     expect(actions).toEqual([

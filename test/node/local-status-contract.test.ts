@@ -66,7 +66,10 @@ async function status(server: { fetch(request: Request): Promise<Response> }) {
 /** The load stream's events (up to `[DONE]`), each checked against the contract. */
 async function loadEvents(res: Response, until?: (event: LoadEvent) => boolean): Promise<LoadEvent[]> {
   const events: LoadEvent[] = [];
-  for await (const message of readSse(res.body!)) {
+  // Iterated by hand: stopping at `until` must not cancel the body (that cancels the load).
+  const messages = readSse(res.body!)[Symbol.asyncIterator]();
+  for (let next = await messages.next(); !next.done; next = await messages.next()) {
+    const message = next.value;
     if (message.data === '[DONE]') break;
     const json: unknown = JSON.parse(message.data);
     const parsed = LoadEvent.safeParse(json);

@@ -91,7 +91,23 @@ describe('background responses', () => {
     await expect(local.client.responses.cancel(r.id)).rejects.toMatchObject({ status: 400, message: expect.stringContaining('background=true') });
   });
 
-  test('a queued response can be cancelled before it starts (FIFO queue)', async () => {
+  test('responses waiting for the engine start in the order they came (several waiting)', async () => {
+    const running = await local.client.responses.create({ model: 'test-scripted', input: script('a'.repeat(20), { delay_ms: 3, chunk: 1 }), stream: true });
+    // Created one after another while `a` runs: four waiters, so a LIFO (or any other) order shows.
+    const waiting = [];
+    for (const name of ['b', 'c', 'd', 'e']) {
+      waiting.push({ name, stream: await local.client.responses.create({ model: 'test-scripted', input: script(name.repeat(4), { delay_ms: 2, chunk: 1 }), stream: true }) });
+    }
+    // Recorded as each stream's `response.in_progress` arrives: the runs are one after another.
+    const order: string[] = [];
+    const track = async (name: string, stream: AsyncIterable<ResponseStreamEvent>) => {
+      for await (const e of stream) if (e.type === 'response.in_progress') order.push(name);
+    };
+    await Promise.all([track('a', running), ...waiting.map((w) => track(w.name, w.stream))]);
+    expect(order).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  test('a queued response can be cancelled before it starts, and the next one still runs', async () => {
     const a = await local.client.responses.create({ model: 'test-scripted', input: script('a'.repeat(30), { delay_ms: 5, chunk: 1 }), background: true });
     const b = await local.client.responses.create({ model: 'test-scripted', input: script('b'), background: true });
     const c = await local.client.responses.create({ model: 'test-scripted', input: script('c'), background: true });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   specAvailable,
   validateErrorBody,
@@ -293,12 +293,7 @@ describe.skipIf(!specAvailable)('validateItem', () => {
 });
 
 describe('when the spec file is missing', () => {
-  afterEach(() => {
-    vi.doUnmock('node:fs');
-    vi.resetModules();
-  });
-
-  it('sets specAvailable=false, says so, and makes every validator a no-op', async () => {
+  beforeEach(() => {
     vi.resetModules();
     vi.doMock('node:fs', async (importOriginal) => {
       const actual = await importOriginal<typeof import('node:fs')>();
@@ -307,6 +302,20 @@ describe('when the spec file is missing', () => {
       };
       return { ...actual, default: { ...actual, readFileSync }, readFileSync };
     });
+  });
+  afterEach(() => {
+    vi.doUnmock('node:fs');
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+
+  it('under CI, fails at load saying what is missing', async () => {
+    vi.stubEnv('CI', 'true');
+    await expect(import('./openresponses-validator')).rejects.toThrow(/openresponses-openapi\.json not found, and this is a CI run/);
+  });
+
+  it('sets specAvailable=false, says so, and makes every validator a no-op', async () => {
+    vi.stubEnv('CI', '');
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const fallback = await import('./openresponses-validator');

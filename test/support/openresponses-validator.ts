@@ -13,7 +13,8 @@
  * ```
  *
  * If the document is missing, `specAvailable` is false and every function is a no-op;
- * tests that must not pass vacuously can `it.skipIf(!specAvailable)`.
+ * tests that must not pass vacuously can `it.skipIf(!specAvailable)`. Under CI
+ * (`process.env.CI` set) a missing document is an error at load instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,7 +43,17 @@ function loadSpec(): JsonObject | null {
   let text: string;
   try {
     text = fs.readFileSync(specPath, 'utf8');
-  } catch {
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Off locally (a checkout without ../shared), never silently off in CI: there a green
+    // run must mean the checks ran.
+    if (isCiRun()) {
+      throw new Error(
+        `[openresponses-validator] ${specPath} not found, and this is a CI run (CI=${process.env.CI}): ` +
+          'the Open Responses schema checks may not be switched off here. Put openresponses-openapi.json ' +
+          'in ../shared/spec/ (see its README), or unset CI to run without the checks.',
+      );
+    }
     console.warn(
       `[openresponses-validator] ${specPath} not found: Open Responses schema checks are ` +
         'DISABLED (every validate* call is a no-op). Put the spec file there to enable them.',
@@ -51,6 +62,12 @@ function loadSpec(): JsonObject | null {
   }
   // A present but corrupt spec is a real failure, not a reason to skip checks.
   return JSON.parse(text) as JsonObject;
+}
+
+/** `CI` set to anything but '', 'false' or '0' (as CI services set it: `CI=true`). */
+function isCiRun(): boolean {
+  const ci = process.env.CI?.trim().toLowerCase();
+  return !!ci && ci !== 'false' && ci !== '0';
 }
 
 const spec = loadSpec();

@@ -2,11 +2,12 @@
  * Local extensions under `/v1/local/`: runtime status, model download with progress (SSE),
  * and cache deletion. Not part of OpenAI's API; the chat app uses them.
  */
-import type { LoadEvent } from '../../protocol/local-status';
-import { encodeSseEvent, SSE_DONE } from '../../protocol/sse';
+import type { LoadEvent, LoadProgress } from '../../protocol/local-status';
 import { errorBody } from '../../protocol/error-response';
 import { ApiError, toApiErrorData } from '../../shared/api-error';
 import { lookupModel, type ServerState } from '../server-state';
+import type { ModelManager } from '../model-manager';
+import { sseResponse } from '../sse-body';
 import { Codes } from '../../shared/error-codes';
 
 function manager(state: ServerState) {
@@ -19,6 +20,7 @@ export async function localStatus(state: ServerState): Promise<Response> {
   return Response.json(await manager(state).status());
 }
 
+
 /**
  * `POST /v1/local/models/{id}/load`: an SSE stream of `progress` events, then `ready`, or an
  * `error` event with the OpenAI error body. Closing the stream cancels the download.
@@ -26,34 +28,36 @@ export async function localStatus(state: ServerState): Promise<Response> {
 export function loadModel(state: ServerState, id: string, signal: AbortSignal): Response {
   const models = manager(state);
   lookupModel(state, id);
-  const encoder = new TextEncoder();
   const abort = new AbortController();
   signal.addEventListener('abort', () => abort.abort(), { once: true });
-  // Once the reader cancelled, the load winds down and nothing more may be enqueued.
-  let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (event: LoadEvent) => {
-        if (!cancelled) controller.enqueue(encoder.encode(encodeSseEvent(event)));
-      };
-      models
-        .load(id, (progress) => send({ type: 'progress', ...progress }), abort.signal)
-        .then(
-          () => send({ type: 'ready', model: id }),
-          (err: unknown) => send({ type: 'error', ...errorBody(toApiErrorData(err)) }),
-        )
-        .finally(() => {
-          if (cancelled) return;
-          controller.enqueue(encoder.encode(SSE_DONE));
-          controller.close();
-        });
-    },
-    cancel() {
-      cancelled = true;
-      abort.abort();
-    },
-  });
-  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } });
+  return sseResponse(loadEvents(models, id, abort.signal), () => abort.abort());
+}
+
+/** The load's progress callbacks as events, in order; ends after `ready` or `error`. */
+async function* loadEvents(models: ModelManager, id: string, signal: AbortSignal): AsyncGenerator<LoadEvent> {
+  const queue: LoadEvent[] = [];
+  let over = false;
+  let wake: (() => void) | null = null;
+  const push = (event: LoadEvent) => {
+    queue.push(event);
+    wake?.();
+  };
+  models
+    .load(id, (progress: LoadProgress) => push({ type: 'progress', ...progress }), signal)
+    .then(
+      () => push({ type: 'ready', model: id }),
+      (err: unknown) => push({ type: 'error', ...errorBody(toApiErrorData(err)) }),
+    )
+    .finally(() => {
+      over = true;
+      wake?.();
+    });
+  for (;;) {
+    while (queue.length > 0) yield queue.shift()!;
+    if (over) return;
+    await new Promise<void>((resolve) => (wake = resolve));
+    wake = null;
+  }
 }
 
 export async function deleteCachedModel(state: ServerState, id: string): Promise<Response> {

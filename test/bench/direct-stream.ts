@@ -1,8 +1,18 @@
-import type { DirectStreamTiming } from './control-api';
+/** What the benchmarks measure inside a worker (no transport at all). */
+export interface DirectStreamTiming {
+  /** ms from calling the server to the first body byte. */
+  firstByteMs: number;
+  /** ms from calling the server to the first `response.output_text.delta`. */
+  firstDeltaMs: number;
+  /** ms from calling the server to the end of the body. */
+  totalMs: number;
+  deltas: number;
+}
 
 /**
  * Calls the server function in the current thread and consumes an SSE body, counting
- * text deltas: the no-transport baseline for `npm run bench:pipeline`.
+ * text deltas: the no-transport baseline of `npm run bench:pipeline` (and a diagnostic path
+ * of `bench:wasm`).
  */
 export async function timeDirectStream(
   handler: (request: Request) => Promise<Response>,

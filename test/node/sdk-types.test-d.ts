@@ -1,13 +1,14 @@
 /**
- * Compile-time proof (checked by `tsc` in `npm test`) that what our schemas describe is
- * assignable to the `openai` package's own types. If a field drifts, `tsc` fails here.
+ * Type test, run by Vitest's typecheck in the unit project (`npm run test:unit`): what our
+ * schemas describe is assignable to the `openai` package's own types. If a field drifts,
+ * the unit run fails here (and `tsc` does too).
  *
  * One documented divergence: the SDK types `usage` as optional and never null, while the
  * hosted API and the Open Responses document send `usage: null` until it is known (in
  * `response.created`, `queued`, `in_progress`). We keep the wire behaviour and check
  * everything else — `usage` itself, once present, must be the SDK's `ResponseUsage`.
  */
-import { expect, test } from 'vitest';
+import { expectTypeOf, test } from 'vitest';
 import type { Response, ResponseItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import type { ResponseObject, Usage } from '../../src/protocol/response-object';
 import type { StoredItem } from '../../src/protocol/output-items';
@@ -19,11 +20,18 @@ type WithKnownUsage<T> = T extends { response: ResponseObject }
     ? Omit<T, 'usage'> & { usage?: Usage }
     : T;
 
-const asSdkResponse = (r: WithKnownUsage<ResponseObject>): Response => r;
-const asSdkEvent = (e: WithKnownUsage<StreamEvent>): ResponseStreamEvent => e;
-const asSdkItem = (i: StoredItem): ResponseItem => i;
-const asSdkUsage = (u: Usage): ResponseUsage => u;
+test('our Response is the SDK Response (usage aside, see above)', () => {
+  expectTypeOf<WithKnownUsage<ResponseObject>>().toExtend<Response>();
+});
 
-test('our Response, stream events and stored items are the SDK types (checked by tsc)', () => {
-  expect([asSdkResponse, asSdkEvent, asSdkItem, asSdkUsage].every((f) => typeof f === 'function')).toBe(true);
+test('our stream events are SDK stream events', () => {
+  expectTypeOf<WithKnownUsage<StreamEvent>>().toExtend<ResponseStreamEvent>();
+});
+
+test('our stored items are SDK response items', () => {
+  expectTypeOf<StoredItem>().toExtend<ResponseItem>();
+});
+
+test('our usage is the SDK usage', () => {
+  expectTypeOf<Usage>().toExtend<ResponseUsage>();
 });
