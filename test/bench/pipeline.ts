@@ -15,7 +15,7 @@
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
-import { startE2E, waitForRuntime } from '../support/browser';
+import { configureRuntime, startE2E, waitForRuntime } from '../support/browser';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SCRIPT_CHARS = Number(process.env.BENCH_CHARS ?? 20_000);
@@ -89,8 +89,10 @@ beforeAll(async () => {
   e2e = await startE2E();
   // One browser context (own SW + runtime) per body mode; they never run at the same time.
   for (const mode of ['chunks', 'stream'] as const) {
-    const page = await (await e2e.browser.newContext()).newPage();
-    await page.goto(`${e2e.app.origin}/?test-models${mode === 'stream' ? '&body-mode=stream' : ''}`);
+    const context = await e2e.browser.newContext();
+    await configureRuntime(context, e2e.app.origin, { options: { bodyMode: mode } });
+    const page = await context.newPage();
+    await page.goto(`${e2e.app.origin}/?test-models`);
     await waitForRuntime(page);
     pages.set(mode, page);
   }

@@ -34,7 +34,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { makeTinyGguf } from '../fixtures/make-tiny-gguf';
-import { openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { configureRuntime, openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 400);
@@ -206,7 +206,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(mirrorDir, 'test-tiny-llama.gguf'), makeTinyGguf());
   if (fs.existsSync(STORIES_PATH)) fs.copyFileSync(STORIES_PATH, path.join(mirrorDir, 'stories260K.gguf'));
   [e2e, mirror] = await Promise.all([startE2E(), serveModelMirror(mirrorDir)]);
-  page = await openApp(await e2e.browser.newContext(), e2e.app.origin, `&model-base=${encodeURIComponent(mirror.base)}`);
+  const context = await e2e.browser.newContext();
+  await configureRuntime(context, e2e.app.origin, { modelBase: mirror.base });
+  page = await openApp(context, e2e.app.origin);
 });
 afterAll(async () => {
   await Promise.all([e2e?.close(), mirror?.close()]);

@@ -241,11 +241,15 @@ test('web search: the searched query with its sources, the opened page and the f
   const web = await serveFixtureWeb();
   const searching = await e2e.browser.newContext({ viewport: DESKTOP });
   try {
-    // Test knobs: the fixture web's SearXNG as provider, on a private (loopback) address.
-    const tab = await openChat(searching, e2e.app.origin, `&allow-private-network&searxng=${encodeURIComponent(web.origin)}`);
+    // As a person would: the fixture web's SearXNG as provider in the settings (its
+    // loopback host is then allowed), which applies from the next reload.
+    const tab = await openChat(searching, e2e.app.origin);
     await tab.getByRole('button', { name: 'Settings' }).click();
-    await tab.getByLabel('Web search').check();
+    await tab.getByLabel('Web search', { exact: true }).check();
+    await tab.getByLabel('Search provider (SearXNG address)').fill(web.origin);
     await tab.keyboard.press('Escape');
+    await tab.reload();
+    await waitForRuntime(tab);
     const url = `${web.origin}/pages/paris.html`;
     const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
     await send(
