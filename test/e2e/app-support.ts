@@ -26,16 +26,17 @@ export async function openChat(context: BrowserContext, origin: string): Promise
   const page = await context.newPage();
   await page.goto(`${origin}/?test-models`);
   await waitForRuntime(page);
-  // The settings are loaded once the runtime is ready (it starts with them).
+  // The settings are loaded once the runtime is ready (it starts with them). No `poll`
+  // here: this also runs in `beforeAll`, where `expect` is not available.
   const picker = page.locator('button.model-button');
-  const chosen = async () => /^test[ -]scripted$/.test(((await picker.textContent()) ?? '').trim());
-  if (!(await chosen())) {
+  const chosen = picker.filter({ hasText: /^\s*test[ -]scripted\s*$/ });
+  if ((await chosen.count()) === 0) {
     await picker.click();
     const dialog = page.getByRole('dialog', { name: 'Models' });
     await dialog.locator('li.model[data-model-id="test-scripted"]').getByRole('button', { name: 'Use' }).click();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await poll(chosen).toBe(true);
+    await chosen.waitFor();
   }
   return page;
 }
