@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import { injectManifest } from 'workbox-build';
 import { defineConfig } from 'vitest/config';
+import { securityHeaders } from './src/sw/security-headers';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const swEntry = fileURLToPath(new URL('src/sw/sw.ts', import.meta.url));
@@ -131,8 +132,9 @@ export default defineConfig({
   build: { target: 'es2022', rolldownOptions: { input: pages } },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
   // for this origin only (another origin must not read them, /v1 least of all).
-  server: { cors: false },
-  preview: { cors: false },
+  server: { cors: false, headers: securityHeaders({ dev: true }) },
+  // As the service worker adds them to what it serves from the precache (src/sw/precache.ts).
+  preview: { cors: false, headers: securityHeaders() },
   test: {
     projects: [
       {

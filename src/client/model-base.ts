@@ -3,12 +3,13 @@
  * first of these that is set wins:
  *
  * 1. `StartLocalRuntimeOptions.modelBase`: an embedder's choice, in code;
- * 2. `?model-base=<url>` in the page URL, honoured only when test models are on (tests and
- *    benchmarks, `?test-models&model-base=/mirror/`): an ordinary link must not be able to
- *    point the app at someone else's model files;
- * 3. the stored setting, `localStorage['local-responses/model-base']`: a settings screen
- *    or a self-hoster's page sets it once for the origin (`setStoredModelBase`);
- * 4. none: web-llm's own sources (Hugging Face for weights, GitHub for model libraries).
+ * 2. the stored setting, `localStorage['local-responses/model-base']`: a settings screen,
+ *    a self-hoster's page or a test (before the page loads) sets it once for the origin
+ *    (`setStoredModelBase`);
+ * 3. none: web-llm's own sources (Hugging Face for weights, GitHub for model libraries).
+ *
+ * Never the page URL: web-llm fetches model *libraries* (wasm code run in our worker) from
+ * the mirror, so a link must not be able to choose it — not even with `?test-models`.
  *
  * It is read when the runtime starts (a change applies from the next start, i.e. reload),
  * and made absolute against the page URL: the runtime worker's own URL is a script's.
@@ -17,16 +18,14 @@ export const MODEL_BASE_STORAGE_KEY = 'local-responses/model-base';
 
 export interface ModelBaseSources {
   option?: string | undefined;
-  testModels: boolean;
-  /** The page URL (`location.href`). */
+  /** The page URL (`location.href`): relative settings are resolved against it, nothing more. */
   pageUrl: string;
   /** The stored setting, if any. */
   stored?: string | null | undefined;
 }
 
-export function resolveModelBase({ option, testModels, pageUrl, stored }: ModelBaseSources): string | undefined {
-  const fromPage = testModels ? new URL(pageUrl).searchParams.get('model-base') : null;
-  const chosen = [option, fromPage, stored].find((value): value is string => typeof value === 'string' && value.trim() !== '');
+export function resolveModelBase({ option, pageUrl, stored }: ModelBaseSources): string | undefined {
+  const chosen = [option, stored].find((value): value is string => typeof value === 'string' && value.trim() !== '');
   return chosen === undefined ? undefined : new URL(chosen.trim(), pageUrl).href;
 }
 

@@ -4,7 +4,8 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import { toolsConfigFromQuery, type ToolsConfig } from '../tools/tools-config';
+import type { ToolsConfig } from '../tools/tools-config';
+import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
 import { createRuntimeFetch } from './runtime-fetch';
@@ -14,13 +15,13 @@ export interface StartLocalRuntimeOptions {
   /** Register the `test-scripted` model in the runtime this tab may start. */
   testModels?: boolean;
   /**
-   * Base URL of a mirror of web-llm's weights and model libraries. Default: `?model-base=`
-   * (with test models only), else the stored setting, else web-llm's sources; see `model-base.ts`.
+   * Base URL of a mirror of web-llm's weights and model libraries. Default: the stored
+   * setting, else web-llm's sources; see `model-base.ts`. Never from the page URL.
    */
   modelBase?: string;
   /**
-   * Builtin tools (code interpreter, web search). Default: both, with their defaults; with
-   * test models, test knobs from the page URL apply (see `toolsConfigFromQuery`).
+   * Builtin tools (code interpreter, web search). Default: the stored runtime options'
+   * (`stored-runtime-options.ts`), else both tools with their defaults. Never from the page URL.
    */
   tools?: ToolsConfig;
   /** URL of the service worker script (root scope). Default `/sw.js`. */
@@ -74,16 +75,13 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   if (container) await registerServiceWorker(container, options.serviceWorkerUrl ?? '/sw.js');
 
   void navigator.locks.request(LEADER_LOCK, () => {
-    const modelBase = resolveModelBase({
-      option: options.modelBase,
-      testModels: options.testModels ?? false,
-      pageUrl: location.href,
-      stored: storedModelBase(),
-    });
+    // Code and storage only: whatever the page URL says configures nothing here.
+    const modelBase = resolveModelBase({ option: options.modelBase, pageUrl: location.href, stored: storedModelBase() });
+    const stored = storedRuntimeOptions();
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
       ...(modelBase ? { modelBase } : {}),
-      tools: options.tools ?? (options.testModels ? toolsConfigFromQuery(location.search) : {}),
+      tools: options.tools ?? stored.tools ?? {},
       createWorker: options.createWorker ?? defaultWorker,
       peerLock,
     });

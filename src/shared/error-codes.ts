@@ -37,6 +37,8 @@ export const Codes = {
   previousResponseNotFound: 'previous_response_not_found',
   previousResponseInProgress: 'previous_response_in_progress',
   noEventLog: 'no_event_log',
+  // The HTTP edge: /v1 answers this origin's own scripts only.
+  crossOriginRefused: 'cross_origin_refused',
   // The runtime and its engines.
   serverError: 'server_error',
   runtimeError: 'runtime_error',

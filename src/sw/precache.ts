@@ -7,7 +7,8 @@
  * `vite.config.ts`. In dev the SW is built in memory without that step, so the list is
  * empty and nothing is precached (Vite serves fresh modules).
  */
-import { cleanupOutdatedCaches, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { addPlugins, cleanupOutdatedCaches, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
+import { withSecurityHeaders } from './security-headers';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST?: Array<PrecacheEntry | string> };
 
@@ -16,6 +17,9 @@ export function installPrecache(): void {
   const manifest = self.__WB_MANIFEST ?? [];
   if (manifest.length === 0) return;
   cleanupOutdatedCaches();
+  // The cache holds what the server sent; every answer from it gets the app's security
+  // headers (CSP, no framing by other origins, …), whatever server filled the cache.
+  addPlugins([{ handlerWillRespond: async ({ response }) => withSecurityHeaders(response) }]);
   precacheAndRoute(manifest, {
     // `/?test-models`, `/?model=…`: every query string opens the same shell. Precached
     // files are static, so no parameter ever selects a different file.

@@ -8,6 +8,7 @@
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
 import { CLAIM_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE, SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
+import { refuseCrossSite } from './cross-site-guard';
 import { forwardToRuntime } from './forward-to-runtime';
 import { installPrecache, takesOverAtInstall } from './precache';
 import { RuntimeConnection } from './runtime-connection';
@@ -45,7 +46,8 @@ self.addEventListener('fetch', (event) => {
   // Same origin only: no other origin's requests are ever answered (and no CORS headers sent).
   if (url.origin !== self.location.origin) return;
   if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return;
-  event.respondWith(forwardToRuntime(event, connection, appUrl));
+  // Before the runtime sees it: another origin's form or link must change nothing.
+  event.respondWith(refuseCrossSite(event.request, self.location.origin) ?? forwardToRuntime(event, connection, appUrl));
 });
 
 // Registered after the /v1 listener: the app shell from the precache (a no-op in dev).

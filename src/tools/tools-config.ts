@@ -45,23 +45,3 @@ export interface ToolsConfig {
 export interface RuntimeToolsOptions extends ToolsConfig {
   pythonPort?: MessagePort;
 }
-
-/**
- * Test knobs read from the page URL; honoured only with test models (`?test-models`):
- * `python-time-limit-ms=3000`, `searxng=<base URL>`, `allow-private-network`, and
- * `allow-host=<host:port>` (repeatable; one private host, as `allowHosts`).
- */
-export function toolsConfigFromQuery(search: string): ToolsConfig {
-  const params = new URLSearchParams(search);
-  const config: ToolsConfig = {};
-  const limit = Number(params.get('python-time-limit-ms'));
-  if (limit > 0) config.python = { timeLimitMs: limit };
-  const searxng = params.get('searxng');
-  const web: WebSearchToolConfig = {};
-  if (searxng) web.provider = { type: 'searxng', baseUrl: searxng };
-  if (params.has('allow-private-network')) web.allowPrivateNetwork = true;
-  const hosts = params.getAll('allow-host').filter(Boolean);
-  if (hosts.length) web.allowHosts = hosts;
-  if (Object.keys(web).length) config.webSearch = web;
-  return config;
-}

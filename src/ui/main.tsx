@@ -5,7 +5,7 @@
  */
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startLocalRuntime } from '../client';
+import { startLocalRuntime, storedRuntimeOptions } from '../client';
 import { createApi } from './api';
 import { App } from './app';
 import { AppContext, type AppServices, type RuntimeState } from './app-context';
@@ -15,12 +15,13 @@ import { ModelsStore } from './models-store';
 import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
 import { toolsConfigWithProvider } from './runtime-tools-config';
-import { toolsConfigFromQuery } from '../tools/tools-config';
 import './styles.css';
 
-const params = new URLSearchParams(location.search);
-// Test models: always in dev; in a production build only when asked for in the URL.
-const testModels = import.meta.env.DEV || params.has('test-models');
+// Test models: always in dev; in a production build only when asked for in the URL. It is
+// the one thing a URL may change (test harnesses rely on it), and it is never saved: the
+// mirror, the search provider, private-network access, limits and the chosen model come
+// from the app's settings (or storage a test sets before load), never from a link.
+const testModels = import.meta.env.DEV || new URLSearchParams(location.search).has('test-models');
 
 const db = openAppDb();
 const settings = new SettingsStore(db);
@@ -28,8 +29,7 @@ const settings = new SettingsStore(db);
 // The runtime starts with the user's search provider (a settings read: a few ms).
 const started = settings.ready
   .then(() => {
-    const base = testModels ? toolsConfigFromQuery(location.search) : {};
-    const tools = toolsConfigWithProvider(base, settings.settings().webSearchProviderUrl);
+    const tools = toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, settings.settings().webSearchProviderUrl);
     return startLocalRuntime({ testModels, tools });
   })
   .then(async (runtime) => {
@@ -47,9 +47,6 @@ api.then(
   },
   () => {},
 );
-// Tests (and links) may pick the model: `?model=test-scripted`.
-const requestedModel = params.get('model');
-if (requestedModel) void settings.ready.then(() => settings.update({ model: requestedModel }));
 
 const services: AppServices = { chat, models, settings, testModels, api };
 

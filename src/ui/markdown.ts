@@ -1,9 +1,9 @@
 /**
  * Model text → safe HTML: Markdown (GFM) by `marked`, code blocks highlighted by
- * highlight.js, everything sanitized by DOMPurify (model output is untrusted: no scripts,
- * no event handlers, links open in a new tab without an opener).
+ * highlight.js, everything sanitized by `safe-html.ts` (model output is untrusted: no
+ * scripts, no event handlers, nothing that loads by itself — external images become
+ * links — and links open in a new tab without an opener or referrer).
  */
-import DOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
 import c from 'highlight.js/lib/languages/c';
@@ -21,6 +21,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import { Marked } from 'marked';
+import { createSanitizer } from './safe-html';
 
 const languages = { bash, c, cpp, css, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
 for (const [name, language] of Object.entries(languages)) hljs.registerLanguage(name, language);
@@ -55,21 +56,15 @@ const marked = new Marked({
   },
 });
 
-let hooked = false;
-function purifier(): typeof DOMPurify {
-  if (!hooked) {
-    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-      if (node.tagName === 'A' && node.hasAttribute('href')) {
-        node.setAttribute('target', '_blank');
-        node.setAttribute('rel', 'noopener noreferrer');
-      }
-    });
-    hooked = true;
-  }
-  return DOMPurify;
+/** Markdown → sanitized HTML, with the sanitizer of a given window (see `renderMarkdown`). */
+export function markdownToSafeHtml(source: string, sanitize: (html: string) => string): string {
+  return sanitize(marked.parse(source, { async: false }));
 }
 
+let pageSanitizer: ((html: string) => string) | undefined;
+
+/** Markdown → sanitized HTML for this page. */
 export function renderMarkdown(source: string): string {
-  const html = marked.parse(source, { async: false });
-  return purifier().sanitize(html, { USE_PROFILES: { html: true }, FORBID_TAGS: ['style', 'form', 'input', 'button'] });
+  pageSanitizer ??= createSanitizer(window);
+  return markdownToSafeHtml(source, pageSanitizer);
 }

@@ -1,6 +1,6 @@
 /**
  * The tools configuration the app starts its runtime with: the user's search provider from
- * the settings on top of the base (test knobs from the URL, in test mode). The runtime
+ * the settings on top of the base (the stored runtime options, see `client/stored-runtime-options.ts`). The runtime
  * reads it at start, so a changed provider applies from the next reload.
  */
 import type { ToolsConfig } from '../tools/tools-config';

@@ -35,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { makeTinyGguf } from '../fixtures/make-tiny-gguf';
-import { serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { configureRuntime, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
 import { openBenchPage } from './open-bench-page';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
@@ -208,7 +208,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(mirrorDir, 'test-tiny-llama.gguf'), makeTinyGguf());
   if (fs.existsSync(STORIES_PATH)) fs.copyFileSync(STORIES_PATH, path.join(mirrorDir, 'stories260K.gguf'));
   [e2e, mirror] = await Promise.all([startE2E(), serveModelMirror(mirrorDir)]);
-  page = await openBenchPage(await e2e.browser.newContext(), e2e.app.origin, `?model-base=${encodeURIComponent(mirror.base)}`);
+  const context = await e2e.browser.newContext();
+  // The runtime's mirror comes from storage (set before load); the bench worker (bench-only
+  // page, never in a product build) takes it from its own query.
+  await configureRuntime(context, e2e.app.origin, { modelBase: mirror.base });
+  page = await openBenchPage(context, e2e.app.origin, `?model-base=${encodeURIComponent(mirror.base)}`);
 });
 afterAll(async () => {
   await Promise.all([e2e?.close(), mirror?.close()]);

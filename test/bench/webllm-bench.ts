@@ -24,7 +24,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { test } from 'vitest';
 import { realGpuChromiumArgs, realModelSource, serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
-import { CHROMIUM_ARGS, waitForRuntime } from '../support/browser';
+import { CHROMIUM_ARGS, configureRuntime, waitForRuntime } from '../support/browser';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MODEL = process.env.WEBLLM_MODEL ?? 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
@@ -208,9 +208,10 @@ test('web-llm through /v1/responses vs web-llm direct', { timeout: 60 * 60_000 }
     await buildBaselineLibrary(work, join(work, 'lib'));
     app = await serveDistWithMirror(source.dir ?? join(work, 'lib'), '/model-mirror', { '/bench-lib': join(work, 'lib') });
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...realGpuChromiumArgs()] });
-    const page = await (await browser.newContext()).newPage();
-    const base = source.modelBase ? `&model-base=${encodeURIComponent(source.modelBase)}` : '';
-    await page.goto(`${app.origin}/?test-models${base}`);
+    const context = await browser.newContext();
+    if (source.modelBase) await configureRuntime(context, app.origin, { modelBase: source.modelBase });
+    const page = await context.newPage();
+    await page.goto(`${app.origin}/?test-models`);
     await waitForRuntime(page);
 
     const status = await page.evaluate(async () => (await fetch('/v1/local/status')).json());

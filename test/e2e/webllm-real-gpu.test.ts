@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { realGpuChromiumArgs, realModelSource, serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
-import { CHROMIUM_ARGS, waitForRuntime } from '../support/browser';
+import { CHROMIUM_ARGS, configureRuntime, waitForRuntime } from '../support/browser';
 
 const source = realModelSource();
 const MODEL = process.env.WEBLLM_MODEL ?? 'Qwen3-0.6B-q4f16_1-MLC';
@@ -42,9 +42,10 @@ describe.skipIf(!source)(`web-llm on a real GPU (${MODEL}, WEBLLM_MODEL_BASE=${s
       serveDistWithMirror(source!.dir ?? emptyDir!, '/model-mirror'),
       chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...realGpuChromiumArgs()] }),
     ]);
-    page = await (await browser.newContext()).newPage();
-    const base = source!.modelBase ? `&model-base=${encodeURIComponent(source!.modelBase)}` : '';
-    await page.goto(`${app.origin}/?test-models${base}`);
+    const context = await browser.newContext();
+    if (source!.modelBase) await configureRuntime(context, app.origin, { modelBase: source!.modelBase });
+    page = await context.newPage();
+    await page.goto(`${app.origin}/?test-models`);
     await waitForRuntime(page);
   });
   afterAll(async () => {

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { findCatalogEntry, MODEL_CATALOG } from '../../src/engine/webllm-catalog';
 import { writeWebLlmMirror, type WebLlmMirror } from '../fixtures/webllm-mirror';
 import { serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
-import { CHROMIUM_ARGS, waitForRuntime } from '../support/browser';
+import { CHROMIUM_ARGS, configureRuntime, waitForRuntime } from '../support/browser';
 
 const QWEN = 'Qwen3-0.6B-q4f16_1-MLC';
 const QWEN_F32 = 'Qwen3-0.6B-q4f32_1-MLC';
@@ -61,8 +61,9 @@ async function openWithMirror(name: (typeof CASES)[number]): Promise<{ context: 
   const requested: string[] = [];
   // Requests of the page, its runtime worker and the service worker.
   context.on('request', (request) => requested.push(request.url()));
+  await configureRuntime(context, app.origin, { modelBase: `/test-mirror/${name}/` });
   const page = await context.newPage();
-  await page.goto(`${app.origin}/?test-models&model-base=/test-mirror/${name}/`);
+  await page.goto(`${app.origin}/?test-models`);
   await waitForRuntime(page);
   return { context, page, requested };
 }

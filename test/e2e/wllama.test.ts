@@ -1,7 +1,7 @@
 /**
  * Real inference on the CPU: the wllama engine (llama.cpp in WebAssembly) behind
  * `/v1/responses`, driven by the `openai` SDK in the page, with GGUF files from a model
- * mirror on another 127.0.0.1 port (CORS, as Hugging Face answers; `?model-base=`).
+ * mirror on another 127.0.0.1 port (CORS, as Hugging Face answers; the stored model-base setting).
  *
  * Models:
  * - `test-tiny-llama`: generated here (`test/fixtures/make-tiny-gguf.ts`): random weights
@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TINY_GGUF_REPLY, makeTinyGguf, tinyGgufCount } from '../fixtures/make-tiny-gguf';
-import { openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { configureRuntime, openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
 import type { LocalStatus } from '../../src/protocol/local-status';
 
 const STORIES_PATH = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
@@ -76,7 +76,12 @@ let mirror: ModelMirror;
 let mirrorDir: string;
 let page: Page;
 
-const withMirror = (base: string) => `&model-base=${encodeURIComponent(base)}`;
+/** A fresh profile whose runtime downloads GGUF files from `base`. */
+async function openWithMirror(base: string) {
+  const context = await e2e.browser.newContext();
+  await configureRuntime(context, e2e.app.origin, { modelBase: base });
+  return openApp(context, e2e.app.origin);
+}
 
 beforeAll(async () => {
   mirrorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gguf-mirror-'));
@@ -91,7 +96,7 @@ beforeAll(async () => {
     makeTinyGguf({ chatTemplate: '{% for m in messages %}{{ m.content }}{% endfor %}{% if add_generation_prompt %} Count: 7{% endif %}' }),
   );
   [e2e, mirror] = await Promise.all([startE2E(), serveModelMirror(mirrorDir)]);
-  page = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
+  page = await openWithMirror(mirror.base);
 });
 afterAll(async () => {
   await Promise.all([e2e?.close(), mirror?.close()]);
@@ -237,7 +242,7 @@ for (const c of CASES) {
 }
 
 test("a GGUF with its own chat template is prompted through that template (Jinja), not our family template", async () => {
-  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(`${mirror.origin}/templated/`));
+  const other = await openWithMirror(`${mirror.origin}/templated/`);
   try {
     const text = await other.evaluate(async () => {
       const r = await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0, max_output_tokens: 16 });
@@ -252,7 +257,7 @@ test("a GGUF with its own chat template is prompted through that template (Jinja
 
 test('a model file missing from the mirror fails with a message naming its URL', async () => {
   const emptyBase = `${mirror.origin}/nothing-here/`;
-  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(emptyBase));
+  const other = await openWithMirror(emptyBase);
   try {
     const result = await other.evaluate(async () => {
       try {
@@ -309,7 +314,7 @@ test('offline after the first visit: wllama.wasm from the precache, the GGUF fro
 
 test('download ahead of use through /v1/local: progress, then downloaded and loaded; the answer needs no download; delete', async () => {
   // A fresh profile: nothing in wllama's cache yet.
-  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
+  const other = await openWithMirror(mirror.base);
   try {
     const status = () => other.evaluate(async () => (await (await fetch('/v1/local/status')).json()) as LocalStatus);
     const tiny = (s: LocalStatus) => s.models.find((m) => m.id === 'test-tiny-llama');
@@ -354,7 +359,7 @@ test('download ahead of use through /v1/local: progress, then downloaded and loa
 });
 
 test('the model picker downloads a CPU model and deletes it again', async () => {
-  const other = await openApp(await e2e.browser.newContext(), e2e.app.origin, withMirror(mirror.base));
+  const other = await openWithMirror(mirror.base);
   try {
     await other.locator('button.model-button').click();
     const dialog = other.getByRole('dialog', { name: 'Models' });

@@ -57,14 +57,38 @@ export async function serveOtherOrigin(html: string): Promise<Served> {
   };
 }
 
+/** What a test configures the runtime with: the app's stored settings, not the URL. */
+export interface RuntimeSettings {
+  /** Model mirror (`localStorage['local-responses/model-base']`, see src/client/model-base.ts). */
+  modelBase?: string;
+  /** Stored runtime options (`localStorage['local-responses/runtime-options']`, see src/client/stored-runtime-options.ts). */
+  options?: { tools?: unknown; bodyMode?: 'stream' | 'chunks' };
+}
+
 /**
- * Opens the app with test models (plus `query`, e.g. `&model-base=…`) and waits until
- * `startLocalRuntime` resolved (the page then exposes `window.sdk`, `window.OpenAI` and
- * `window.localRuntime`).
+ * Stores runtime settings for `origin` before any page of the context loads, as a
+ * settings screen would have (a link cannot: the app reads no configuration from its URL).
  */
-export async function openApp(context: BrowserContext, origin: string, query = ''): Promise<Page> {
+export async function configureRuntime(context: BrowserContext, origin: string, settings: RuntimeSettings): Promise<void> {
+  await context.addInitScript(
+    ({ origin, settings }) => {
+      // Every frame runs this: only the app's own documents (the sandbox frame has no storage).
+      if (location.origin !== origin) return;
+      if (settings.modelBase !== undefined) localStorage.setItem('local-responses/model-base', settings.modelBase);
+      if (settings.options !== undefined) localStorage.setItem('local-responses/runtime-options', JSON.stringify(settings.options));
+    },
+    { origin, settings },
+  );
+}
+
+/**
+ * Opens the app with test models (the one thing its URL may ask for) and waits until
+ * `startLocalRuntime` resolved (the page then exposes `window.sdk`, `window.OpenAI` and
+ * `window.localRuntime`). Configure the runtime first with {@link configureRuntime}.
+ */
+export async function openApp(context: BrowserContext, origin: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto(`${origin}/?test-models${query}`);
+  await page.goto(`${origin}/?test-models`);
   await waitForRuntime(page);
   return page;
 }
@@ -99,7 +123,7 @@ export async function startE2E(): Promise<{ browser: Browser; app: Served; close
 }
 
 export interface ModelMirror extends Served {
-  /** Base URL to pass as `?model-base=` (ends in `/`). */
+  /** Base URL to configure as the model mirror (ends in `/`; see {@link configureRuntime}). */
   base: string;
   /** Paths of the GET/HEAD requests answered so far (404s included). */
   requests: string[];
@@ -117,7 +141,8 @@ const CONTENT_TYPES: Record<string, string> = { '.js': 'text/javascript', '.wasm
  *
  * @example
  * const mirror = await serveModelMirror(dir);
- * await page.goto(`${app.origin}/?test-models&model-base=${encodeURIComponent(mirror.base)}`);
+ * await configureRuntime(context, app.origin, { modelBase: mirror.base });
+ * const page = await openApp(context, app.origin);
  */
 export async function serveModelMirror(dir: string): Promise<ModelMirror> {
   const root = path.resolve(dir);

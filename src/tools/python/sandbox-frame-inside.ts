@@ -7,25 +7,36 @@
  * (`connect-src 'none'`, unless a package index was configured), so not the app's `/v1`
  * either.
  *
- * `sandboxFrameMain` runs inside the frame from its inline script (`sandboxFrameHtml`), so
- * like the worker's code it may use nothing outside its own body.
+ * `sandboxFrameMain` runs inside the frame (the bootstrap of `sandboxFrameHtml` starts it
+ * from `sandboxFrameScript()`), so like the worker's code it may use nothing outside its
+ * own body.
  */
 import type { FromFrame, PythonWorkerConfig, ToFrame } from './sandbox-protocol';
+import { SANDBOX_BOOTSTRAP } from './sandbox-bootstrap';
 import { SANDBOX_HELLO } from './sandbox-protocol';
 
-/** The frame document, for `iframe.srcdoc`. */
+/**
+ * The frame document, for `iframe.srcdoc`: its own policy (on top of the app's, which a
+ * srcdoc frame inherits) and the bootstrap, which runs {@link sandboxFrameScript} once the
+ * page posts it (see `sandbox-bootstrap.ts`).
+ */
 export function sandboxFrameHtml(options: { packageBaseUrl?: string } = {}): string {
   const connect = options.packageBaseUrl ? new URL(options.packageBaseUrl).origin : "'none'";
   const csp = [
     "default-src 'none'",
-    // The frame's own inline script; pyodide's modules from blob: URLs; its wasm; `eval`
-    // for `pyodide.code.run_js` (it runs inside this sandbox anyway).
+    // The bootstrap (inline); the frame's code and pyodide's modules from blob: URLs; its
+    // wasm; `eval` for `pyodide.code.run_js` (it would run inside this sandbox anyway; the
+    // app's inherited policy, which has no 'unsafe-eval', refuses it all the same).
     "script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:",
     'worker-src blob:',
     `connect-src ${connect}`,
   ].join('; ');
-  const script = `(${sandboxFrameMain.toString()})(${JSON.stringify(SANDBOX_HELLO)});`.replace(/<\/script/gi, '<\\/script');
-  return `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><title>Python sandbox</title><script>${script}</script>`;
+  return `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><title>Python sandbox</title><script>${SANDBOX_BOOTSTRAP}</script>`;
+}
+
+/** The frame's code (a script the bootstrap runs in the frame). */
+export function sandboxFrameScript(): string {
+  return `(${sandboxFrameMain.toString()})(${JSON.stringify(SANDBOX_HELLO)});`;
 }
 
 export function sandboxFrameMain(hello: string): void {

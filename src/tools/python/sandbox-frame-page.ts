@@ -2,7 +2,8 @@
  * Page side of the Python sandbox: the leader page creates the sandbox frame (a runtime
  * worker cannot create iframes) and hands the runtime a MessagePort to it.
  */
-import { sandboxFrameHtml } from './sandbox-frame-inside';
+import type { SandboxBootMessage } from './sandbox-bootstrap';
+import { sandboxFrameHtml, sandboxFrameScript } from './sandbox-frame-inside';
 import { SANDBOX_HELLO } from './sandbox-protocol';
 
 export interface PythonSandboxFrameOptions {
@@ -25,7 +26,9 @@ export function createPythonSandboxFrame(options: PythonSandboxFrameOptions = {}
   frame.hidden = true;
   frame.title = 'Python sandbox';
   frame.srcdoc = sandboxFrameHtml(options.packageBaseUrl ? { packageBaseUrl: options.packageBaseUrl } : {});
-  frame.addEventListener('load', () => frame.contentWindow?.postMessage(SANDBOX_HELLO, '*', [port2]), { once: true });
+  // The frame's code travels with the hello (its bootstrap runs it; see sandbox-bootstrap.ts).
+  const boot: SandboxBootMessage = { hello: SANDBOX_HELLO, main: sandboxFrameScript() };
+  frame.addEventListener('load', () => frame.contentWindow?.postMessage(boot, '*', [port2]), { once: true });
   (doc.body ?? doc.documentElement).append(frame);
   return port1;
 }

@@ -32,8 +32,13 @@ export function CodeInterpreterCard({ call }: { call: ResponseCodeInterpreterToo
           <pre key={i} className="tool-logs" aria-label="Output">
             {output.logs || '(no output)'}
           </pre>
-        ) : (
+        ) : output.url.startsWith('data:image/') ? (
           <img key={i} className="tool-image" src={output.url} alt={`Image ${i + 1} produced by the code`} />
+        ) : (
+          // The sandbox only makes data: images; anything else must not load by itself.
+          <p key={i} className="muted">
+            Image {i + 1} is not inline and is not shown.
+          </p>
         ),
       )}
     </section>
