@@ -1,5 +1,5 @@
 import { RuntimeGoneError, sendOverPort, toWire } from '../transport/port-fetch';
-import { runtimeUnavailable } from '../transport/transport-error';
+import { bodyTooLargeResponse, MAX_BODY_BYTES, runtimeUnavailable } from '../transport/transport-error';
 import type { RuntimeConnection } from './runtime-connection';
 
 /** How long a request waits for a page to hand over a runtime port (SW restart, handover). */
@@ -12,7 +12,10 @@ const PORT_WAIT_MS = 3_000;
  * running in the runtime and the client resumes with `starting_after`).
  */
 export async function forwardToRuntime(event: FetchEvent, connection: RuntimeConnection, appUrl: string): Promise<Response> {
-  const wire = await toWire(event.request);
+  // The body limit is the server's (protocol/request-limits.ts), checked here too so that a
+  // huge upload is refused before this worker holds it whole.
+  const wire = await toWire(event.request, MAX_BODY_BYTES);
+  if (!wire) return bodyTooLargeResponse();
   // A link can die between being handed out and being used: then, if the runtime never
   // accepted the request, try once more with a fresh one (the next leader's).
   for (let attempt = 0; attempt < 2; attempt++) {

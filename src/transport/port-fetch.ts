@@ -1,4 +1,5 @@
-import { transportErrorResponse } from './transport-error';
+import { readCapped } from '../shared/read-capped';
+import { bodyTooLargeResponse, MAX_BODY_BYTES, transportErrorResponse } from './transport-error';
 import type { ReplyMessage, RequestMessage, WireRequest } from './wire';
 
 /** A requester's connection to one runtime instance. */
@@ -39,7 +40,9 @@ export interface PortResponse {
  * @throws the signal's reason if `signal` aborts before the head.
  */
 export async function fetchOverPort(link: RuntimeLink, request: Request): Promise<PortResponse> {
-  return sendOverPort(link, await toWire(request), request.signal);
+  const wire = await toWire(request, MAX_BODY_BYTES);
+  if (!wire) return { response: bodyTooLargeResponse(), finished: Promise.resolve() };
+  return sendOverPort(link, wire, request.signal);
 }
 
 /**
@@ -107,14 +110,22 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
   return { response: new Response(relayChunks(mine, link, signal, stop.signal, end, cancel), init), finished };
 }
 
-export async function toWire(request: Request): Promise<WireRequest> {
+/**
+ * The request as wire data; null when its body is over `maxBodyBytes` (the body is then
+ * not read further, so a huge upload is never held whole in the service worker).
+ */
+export async function toWire(request: Request, maxBodyBytes = Infinity): Promise<WireRequest | null> {
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const body = hasBody ? await request.arrayBuffer() : null;
+  const declared = Number(request.headers.get('content-length'));
+  if (hasBody && Number.isFinite(declared) && declared > maxBodyBytes) return null;
+  const bytes = hasBody ? await readCapped(request.body, maxBodyBytes) : new Uint8Array(0);
+  if (bytes === null) return null;
+  const body = bytes.byteLength > 0 ? (bytes.buffer as ArrayBuffer) : null;
   return {
     url: request.url,
     method: request.method,
     headers: [...request.headers],
-    body: body && body.byteLength > 0 ? body : null,
+    body,
   };
 }
 

@@ -1,5 +1,7 @@
 import type { TransportErrorData } from './wire';
 import { Codes, type ErrorCode } from '../shared/error-codes';
+import { errorResponse } from '../protocol/error-response';
+import { bodyTooLarge, MAX_BODY_BYTES } from '../protocol/request-limits';
 
 /**
  * Responses for failures of the transport itself (no runtime, runtime crashed, runtime
@@ -23,4 +25,12 @@ export function runtimeUnavailable(appUrl: string, why = 'No local runtime is ru
     503,
     transportError(Codes.runtimeUnavailable, `${why} Open the app (${appUrl}) in a tab to start it.`),
   );
+}
+
+/** The body limit of the server (protocol/request-limits.ts), enforced where a body first arrives. */
+export { MAX_BODY_BYTES };
+
+/** 413 for a body over the limit, the same answer the server gives. */
+export function bodyTooLargeResponse(): Response {
+  return errorResponse(bodyTooLarge());
 }

@@ -6,6 +6,7 @@
 import { bodyTooLarge, MAX_BODY_BYTES } from '../../protocol/request-limits';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
+import { readCapped } from '../../shared/read-capped';
 
 /** The encodings JSON may arrive in (RFC 8259 §8.1 names UTF-8; UTF-16 is what some clients still send). */
 const CHARSETS = new Set(['utf-8', 'utf-16le', 'utf-16be']);
@@ -71,25 +72,7 @@ function sniffBom(bytes: Uint8Array): string | null {
 
 /** The whole body, but never more than `maxBytes` of it in memory: past that the read stops with a 413. */
 async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (!request.body) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined); // the rest is not wanted; the 413 says why
-      throw bodyTooLarge(maxBytes);
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readCapped(request.body, maxBytes);
+  if (bytes === null) throw bodyTooLarge(maxBytes);
   return bytes;
 }
