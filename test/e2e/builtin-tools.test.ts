@@ -223,12 +223,15 @@ print(json.dumps(results))
   });
 
   test('a forged "done" with 12 MB of images, then a loop: nothing of it is stored, the worker is stopped at the limit', async () => {
-    // Model code can post what the worker posts (here from JS, so pyodide's heap is not
-    // the limit); it cannot see the call id, but a fresh interpreter's first call is 1.
+    // Model code can post what the worker posts; it cannot see the call id, but a fresh
+    // interpreter's first call is 1.
     // (12 MB: 60 MB messages do not make it across Chromium's processes at all.)
+    // Through pyodide's `js` module (no eval: the app's CSP refuses `run_js`).
     const code = [
-      'from pyodide.code import run_js',
-      'run_js("postMessage({ kind: \'done\', call: 1, error: null, images: Array(4).fill(\'data:image/png;base64,\' + \'A\'.repeat(3_000_000)), imagesDropped: 0 })")',
+      'import js',
+      'from pyodide.ffi import to_js',
+      "images = ['data:image/png;base64,' + 'A' * 3_000_000] * 4",
+      "js.postMessage(to_js({'kind': 'done', 'call': 1, 'error': None, 'images': images, 'imagesDropped': 0}, dict_converter=js.Object.fromEntries))",
       'while True:',
       '    pass',
     ].join('\n');
