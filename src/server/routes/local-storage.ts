@@ -7,31 +7,15 @@
  * - `POST /v1/local/storage/prune` applies the policy now (it also runs at start and after
  *   responses finish, at most once a minute).
  */
-import { describeError, invalidRequest } from '../../shared/api-error';
-import { Codes } from '../../shared/error-codes';
+import { describeError } from '../../shared/api-error';
+import { cursorPage, pageQuery } from './cursor-page';
 import { conversationsOf, responsesToPrune } from '../retention';
 import type { ServerState } from '../server-state';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
-  const params = url.searchParams;
-  const order = params.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc')
-    throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', Codes.invalidValue);
-  const rawLimit = params.get('limit');
-  const limit = rawLimit === null ? 20 : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    throw invalidRequest(`Invalid 'limit': expected an integer between 1 and 100, got '${rawLimit}'.`, 'limit', Codes.invalidValue);
-  const all = await state.store.listStored();
-  if (order === 'desc') all.reverse();
-  const after = params.get('after');
-  let start = 0;
-  if (after !== null) {
-    const at = all.findIndex((s) => s.id === after);
-    if (at === -1) throw invalidRequest(`Invalid 'after': no stored response with id '${after}'.`, 'after', Codes.invalidValue);
-    start = at + 1;
-  }
-  const data = all.slice(start, start + limit).map((s) => ({ object: 'local.stored_response' as const, ...s }));
-  return Response.json({ object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: start + limit < all.length });
+  const query = pageQuery(url);
+  const stored = (await state.store.listStored()).map((s) => ({ object: 'local.stored_response' as const, ...s }));
+  return cursorPage(stored, query, (after) => `stored response with id '${after}'`);
 }
 
 export async function storageSummary(state: ServerState): Promise<Response> {
