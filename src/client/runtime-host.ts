@@ -5,6 +5,7 @@ import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
 import type { ToolsConfig } from '../tools/tools-config';
+import type { RetentionPolicy } from '../server/retention';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
@@ -12,6 +13,8 @@ export interface RuntimeHostOptions {
   modelBase?: string;
   /** Builtin tools; the page creates the Python sandbox frame for them. */
   tools?: ToolsConfig;
+  /** How long stored responses are kept (see `StartLocalRuntimeOptions.retention`). */
+  retention?: Partial<RetentionPolicy>;
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
@@ -40,7 +43,12 @@ export class RuntimeHost {
     const tools = prepareRuntimeTools(options.tools);
     this.started = this.control.start(
       Comlink.transfer(
-        { testModels: options.testModels, ...(options.modelBase ? { modelBase: options.modelBase } : {}), tools: tools.options },
+        {
+          testModels: options.testModels,
+          ...(options.modelBase ? { modelBase: options.modelBase } : {}),
+          tools: tools.options,
+          ...(options.retention ? { retention: options.retention } : {}),
+        },
         tools.transfer,
       ),
       Comlink.proxy(pageServices),

@@ -5,6 +5,7 @@ import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
 import type { ToolsConfig } from '../tools/tools-config';
+import type { RetentionPolicy } from '../server/retention';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -24,6 +25,14 @@ export interface StartLocalRuntimeOptions {
    * (`stored-runtime-options.ts`), else both tools with their defaults. Never from the page URL.
    */
   tools?: ToolsConfig;
+  /**
+   * How long the runtime this tab may start keeps stored responses: `maxAgeDays`,
+   * `maxBytes` (null: no limit of that kind; one left out keeps its default, 90 days and
+   * 200 MB). Default: the stored runtime options', else those defaults. It applies to a
+   * runtime this tab starts; to change the running one's, any tab sends
+   * `POST /v1/local/storage/prune` with `{"retention": {"max_age_days", "max_bytes"}}`.
+   */
+  retention?: Partial<RetentionPolicy>;
   /** URL of the service worker script (root scope). Default `/sw.js`. */
   serviceWorkerUrl?: string;
   /** Give up waiting for `/v1/models` after this long. Default 30 s. */
@@ -78,10 +87,12 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     // Code and storage only: whatever the page URL says configures nothing here.
     const modelBase = resolveModelBase({ option: options.modelBase, pageUrl: location.href, stored: storedModelBase() });
     const stored = storedRuntimeOptions();
+    const retention = options.retention ?? stored.retention;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
       ...(modelBase ? { modelBase } : {}),
       tools: options.tools ?? stored.tools ?? {},
+      ...(retention ? { retention } : {}),
       createWorker: options.createWorker ?? defaultWorker,
       peerLock,
     });

@@ -22,16 +22,29 @@ test('round trip of the tools configuration', () => {
   };
   setStoredRuntimeOptions(options);
   expect(storedRuntimeOptions()).toEqual(options);
+  const retention = { retention: { maxAgeDays: 30, maxBytes: null } };
+  setStoredRuntimeOptions(retention);
+  expect(storedRuntimeOptions()).toEqual(retention);
   setStoredRuntimeOptions(null);
   expect(storedRuntimeOptions()).toEqual({});
 });
 
 test('a value that is not valid options is ignored (the runtime must still start)', () => {
   const error = vi.spyOn(console, 'error').mockImplementation(() => {});
-  for (const raw of ['not json', '{"tools":{"webSearch":{"provider":{"type":"searxng","baseUrl":"not a url"}}}}', '{"extra":1}', '{"bodyMode":"stream"}']) {
+  const raws = [
+    'not json',
+    '{"tools":{"webSearch":{"provider":{"type":"searxng","baseUrl":"not a url"}}}}',
+    '{"extra":1}',
+    '{"bodyMode":"stream"}',
+    // Limits that would delete everything at the next start, or that are misspelt.
+    '{"retention":{"maxAgeDays":0}}',
+    '{"retention":{"maxBytes":-1}}',
+    '{"retention":{"maxMegabytes":50}}',
+  ];
+  for (const raw of raws) {
     store.set(RUNTIME_OPTIONS_STORAGE_KEY, raw);
     expect(storedRuntimeOptions()).toEqual({});
   }
-  expect(error).toHaveBeenCalledTimes(4);
+  expect(error).toHaveBeenCalledTimes(raws.length);
   expect(() => setStoredRuntimeOptions({ extra: 1 } as never)).toThrow();
 });

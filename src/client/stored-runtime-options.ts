@@ -1,6 +1,6 @@
 /**
  * Runtime options stored for the origin: the builtin tools' configuration (search
- * provider, private-network access, time limits) Set by
+ * provider, private-network access, time limits) and the retention of stored responses. Set by
  * same-origin code only — a settings screen, a self-hoster's page, or a test before the
  * page loads (`page.addInitScript`) — and never by a URL: a link that opens the app must
  * not be able to point its searches at someone's server, open the private network to it,
@@ -11,6 +11,7 @@
  * console error: no stored value may keep the runtime from starting.
  */
 import { z } from 'zod';
+import type { RetentionPolicy } from '../server/retention';
 import type { ToolsConfig } from '../tools/tools-config';
 
 export const RUNTIME_OPTIONS_STORAGE_KEY = 'local-responses/runtime-options';
@@ -38,14 +39,25 @@ const webSearch = z
   })
   .strict();
 
+// A limit out of range (0 days, negative bytes) would delete everything at the next start.
+const retention = z
+  .object({
+    maxAgeDays: z.number().positive().nullable().optional(),
+    maxBytes: z.number().int().nonnegative().nullable().optional(),
+  })
+  .strict();
+
 const storedRuntimeOptionsSchema = z
   .object({
+    retention: retention.optional(),
     tools: z.object({ python: z.union([python, z.literal(false)]).optional(), webSearch: z.union([webSearch, z.literal(false)]).optional() }).strict().optional(),
   })
   .strict();
 
 export interface StoredRuntimeOptions {
   tools?: ToolsConfig;
+  /** See `StartLocalRuntimeOptions.retention`. */
+  retention?: Partial<RetentionPolicy>;
 }
 
 /** The stored options (`{}` when unset, unreadable or invalid). */

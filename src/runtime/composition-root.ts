@@ -11,6 +11,7 @@ import { WllamaModels } from '../engine/wllama-models';
 import { ScriptedEngine } from '../engine/scripted-engine';
 import { WebLlmEngine } from '../engine/webllm-engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
+import { DEFAULT_RETENTION, type RetentionPolicy } from '../server/retention';
 import { RuntimeModelManager } from '../server/runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
@@ -29,6 +30,8 @@ export interface LocalServerOptions {
   modelBase?: string;
   /** Asks the page for persistent storage before a download (workers have no `persist()`). */
   requestPersist?: () => Promise<boolean>;
+  /** How long stored responses are kept; a limit left out keeps its default. */
+  retention?: Partial<RetentionPolicy>;
 }
 
 export type LocalServer = ResponsesServer;
@@ -58,5 +61,6 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   });
   // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm), [new WebLlmModels(webllm), new WllamaModels(wllama)]);
-  return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu) });
+  const retention = { ...DEFAULT_RETENTION, ...options.retention };
+  return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
 }

@@ -3,6 +3,7 @@
  * through here (see `serveRequests`); this is for the page that owns the worker. Model
  * loading and its progress are HTTP too (`/v1/local/*`), so every tab can use them.
  */
+import type { RetentionPolicy } from '../server/retention';
 import type { RuntimeToolsOptions } from '../tools/tools-config';
 
 export interface RuntimeStartOptions {
@@ -16,6 +17,11 @@ export interface RuntimeStartOptions {
   modelBase?: string;
   /** Builtin tools: configuration and the Python sandbox port (transferred); see tools/page-tools.ts. */
   tools?: RuntimeToolsOptions;
+  /**
+   * How long stored responses are kept; a limit left out keeps its default (90 days,
+   * 200 MB; server/retention.ts). `POST /v1/local/storage/prune` can change it later.
+   */
+  retention?: Partial<RetentionPolicy>;
 }
 
 /**

@@ -38,6 +38,7 @@ const control: RuntimeControl = {
           testModels: options.testModels,
           ...(options.modelBase ? { modelBase: options.modelBase } : {}),
           ...(options.tools ? { tools: options.tools } : {}),
+          ...(options.retention ? { retention: options.retention } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
         }),
       );

@@ -76,7 +76,7 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
   { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },
   { pattern: /^\/v1\/local\/responses$/, methods: { GET: (s, _r, u) => listStoredResponses(s, u) } },
   { pattern: /^\/v1\/local\/storage$/, methods: { GET: (s) => storageSummary(s) } },
-  { pattern: /^\/v1\/local\/storage\/prune$/, methods: { POST: (s) => pruneNow(s) } },
+  { pattern: /^\/v1\/local\/storage\/prune$/, methods: { POST: (s, r) => pruneNow(s, r) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)\/load$/, methods: { POST: (s, r, _u, [id]) => loadModel(s, id!, r.signal) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
 ];

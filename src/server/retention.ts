@@ -16,7 +16,9 @@ export interface RetentionPolicy {
   maxBytes: number | null;
 }
 
-export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 90, maxBytes: 200 * 1024 * 1024 };
+// 200 MB as the app counts (1000-based, like its model sizes), so the app's default setting
+// is this exact policy and its storage view shows the budget as a round number.
+export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 90, maxBytes: 200_000_000 };
 
 export interface Conversation {
   /** Oldest first. */

@@ -138,3 +138,36 @@ test('aborting the download cancels the stream and rejects with the reason', asy
   await expect(loading).rejects.toBe(reason);
   expect(seen.cancelled).toBe(true);
 });
+
+describe('createApi: storage', () => {
+  const entry = (id: string) => ({ object: 'local.stored_response', id, created_at: 1, status: 'completed', model: 'm', previous_response_id: null, bytes: 10 });
+
+  it('storedResponses reads every page, oldest first, following last_id', async () => {
+    const asked: string[] = [];
+    const fetchFn: typeof fetch = async (input) => {
+      const url = new URL(String(input));
+      asked.push(url.search);
+      const after = url.searchParams.get('after');
+      const page = after === null ? { data: [entry('a'), entry('b')], has_more: true, last_id: 'b' } : { data: [entry('c')], has_more: false, last_id: 'c' };
+      return Response.json({ object: 'list', first_id: page.data[0]!.id, ...page });
+    };
+    expect((await createApi(fetchFn, ORIGIN).storedResponses()).map((r) => r.id)).toEqual(['a', 'b', 'c']);
+    expect(asked).toEqual(['?order=asc&limit=100', '?order=asc&limit=100&after=b']);
+  });
+
+  it('pruneStorage sends the policy as JSON (or nothing), and an answer that does not fit is a LocalApiError', async () => {
+    const sent: Array<{ type: string | null; body: string }> = [];
+    const fetchFn: typeof fetch = async (_input, init) => {
+      sent.push({ type: new Headers(init?.headers).get('content-type'), body: String(init?.body ?? '') });
+      return Response.json({ object: 'local.storage.pruned', deleted: 2, bytes_freed: 30, retention: { max_age_days: 7, max_bytes: null } });
+    };
+    const api = createApi(fetchFn, ORIGIN);
+    expect(await api.pruneStorage({ max_age_days: 7, max_bytes: null })).toMatchObject({ deleted: 2 });
+    await api.pruneStorage();
+    expect(sent).toEqual([
+      { type: 'application/json', body: '{"retention":{"max_age_days":7,"max_bytes":null}}' },
+      { type: null, body: '' },
+    ]);
+    await expect(createApi(answering({ object: 'local.storage', responses: 1 }), ORIGIN).storageSummary()).rejects.toThrow(/local\/storage.*conversations: expected number/);
+  });
+});

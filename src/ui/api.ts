@@ -1,7 +1,7 @@
 /**
  * The app's view of the local server: the `openai` SDK for `/v1/responses` and
  * `/v1/models` (the app is a client like any other), plus the `/v1/local/*` extensions for
- * model downloads, which the SDK does not know. Their answers are parsed with the
+ * model downloads and storage, which the SDK does not know. Their answers are parsed with the
  * protocol's schemas: one that does not fit is a `LocalApiError` naming the field, here,
  * instead of an `undefined` read somewhere deep in a component.
  */
@@ -9,9 +9,10 @@ import OpenAI from 'openai';
 import type { core, ZodMiniType } from 'zod/mini';
 import { ErrorBody } from '../protocol/error-response';
 import { LoadEvent, LocalStatus, type LoadProgress } from '../protocol/local-status';
+import { PruneResult, StorageSummary, StoredResponseList, type RetentionWire, type StoredResponse } from '../protocol/local-storage';
 import { readSse } from '../protocol/sse';
 
-export type { LoadProgress, LocalStatus };
+export type { LoadProgress, LocalStatus, PruneResult, StorageSummary, StoredResponse };
 
 /** A `/v1/models` entry with the local fields the server adds. */
 export interface ModelEntry {
@@ -50,6 +51,12 @@ export interface Api {
   /** Downloads and prepares `id`; resolves when ready. Aborting `signal` cancels. */
   loadModel(id: string, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<void>;
   deleteCachedModel(id: string): Promise<void>;
+  /** Totals and the retention policy in force. */
+  storageSummary(): Promise<StorageSummary>;
+  /** Every stored response, oldest first (all pages of `/v1/local/responses`). */
+  storedResponses(): Promise<StoredResponse[]>;
+  /** Applies the retention policy now; with `retention`, that policy is in force from now on. */
+  pruneStorage(retention?: RetentionWire): Promise<PruneResult>;
 }
 
 /** One zod issue in words (zod's mini build carries no messages, only the facts). */
@@ -126,6 +133,32 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
     async deleteCachedModel(id) {
       const response = await fetchFn(`${base}/local/models/${encodeURIComponent(id)}`, { method: 'DELETE' });
       if (!response.ok) throw await errorFrom(response);
+    },
+    async storageSummary() {
+      const response = await fetchFn(`${base}/local/storage`);
+      if (!response.ok) throw await errorFrom(response);
+      return parsed(StorageSummary, await response.json().catch(() => undefined), 'answer to /v1/local/storage', response.status);
+    },
+    async storedResponses() {
+      const all: StoredResponse[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const query: string = `order=asc&limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+        const response = await fetchFn(`${base}/local/responses?${query}`);
+        if (!response.ok) throw await errorFrom(response);
+        const page = parsed(StoredResponseList, await response.json().catch(() => undefined), 'answer to /v1/local/responses', response.status);
+        all.push(...page.data);
+        if (!page.has_more || !page.last_id) return all;
+        after = page.last_id;
+      }
+    },
+    async pruneStorage(retention) {
+      const response = await fetchFn(`${base}/local/storage/prune`, {
+        method: 'POST',
+        ...(retention ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ retention }) } : {}),
+      });
+      if (!response.ok) throw await errorFrom(response);
+      return parsed(PruneResult, await response.json().catch(() => undefined), 'answer to /v1/local/storage/prune', response.status);
     },
   };
 }

@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
-import { expect, test } from 'vitest';
+import { openDB } from 'idb';
+import { expect, test, vi } from 'vitest';
 import { loadConversations, loadSettings, openAppDb, saveConversation, saveSettings } from './app-db';
 import { APP_DB_VERSION, SETTINGS_KEY } from './app-db-schema';
 import { DEFAULT_SETTINGS } from './settings';
@@ -25,6 +26,41 @@ test('settings saved before a setting existed load with its default', async () =
   const again = await openAppDb(name);
   expect((await loadSettings(again)).webSearch).toBe(true);
   again.close();
+});
+
+test('settings of the app before retention existed (a version-1 database) load with the default retention, which then round-trips', async () => {
+  const name = freshName();
+  // Written the way the version-1 app did, independently of today's ladder.
+  const old = await openDB(name, 1, {
+    upgrade(db) {
+      db.createObjectStore('conversations', { keyPath: 'id' }).createIndex('updatedAt', 'updatedAt');
+      db.createObjectStore('settings');
+    },
+  });
+  const { retention: _, ...before } = { ...DEFAULT_SETTINGS, model: 'm', webSearchProviderUrl: 'https://searx.example.org' };
+  await old.put('settings', before, SETTINGS_KEY);
+  old.close();
+
+  const db = await openAppDb(name);
+  const loaded = await loadSettings(db);
+  expect(loaded).toEqual({ ...before, retention: { maxAgeDays: 90, maxBytes: 200_000_000 } });
+  await saveSettings(db, { ...loaded, retention: { maxAgeDays: null, maxBytes: 50_000_000 } });
+  db.close();
+  const again = await openAppDb(name);
+  expect(await loadSettings(again)).toEqual({ ...before, retention: { maxAgeDays: null, maxBytes: 50_000_000 } });
+  again.close();
+});
+
+test('a stored retention that is not a valid policy loads as the default (the runtime deletes by it)', async () => {
+  const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const db = await openAppDb(freshName());
+  for (const retention of [{ maxAgeDays: 0, maxBytes: null }, { maxAgeDays: 7, maxBytes: -1 }, { maxAgeDays: '7' }, null]) {
+    await db.put('settings', { ...DEFAULT_SETTINGS, retention: retention as never }, SETTINGS_KEY);
+    expect((await loadSettings(db)).retention).toEqual(DEFAULT_SETTINGS.retention);
+  }
+  expect(error).toHaveBeenCalledTimes(4);
+  error.mockRestore();
+  db.close();
 });
 
 test('conversations come newest first', async () => {

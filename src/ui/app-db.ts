@@ -6,7 +6,7 @@
 import { openDB, type IDBPDatabase } from 'idb';
 import { APP_DB_VERSION, migrateAppDb, SETTINGS_KEY, type AppDB } from './app-db-schema';
 import type { Conversation } from './saved-chat';
-import { DEFAULT_SETTINGS, type Settings } from './settings';
+import { DEFAULT_SETTINGS, retentionFrom, type Settings } from './settings';
 
 export const APP_DB_NAME = 'local-responses-app';
 
@@ -32,10 +32,13 @@ export async function deleteConversationRecord(db: AppDatabase, id: string): Pro
   await db.delete('conversations', id);
 }
 
-/** The stored settings over the defaults: a setting added since they were saved gets its default. */
+/**
+ * The stored settings over the defaults: a setting added since they were saved gets its
+ * default. The retention is checked: it goes to the runtime, which deletes by it.
+ */
 export async function loadSettings(db: AppDatabase): Promise<Settings> {
   const stored = await db.get('settings', SETTINGS_KEY);
-  return { ...DEFAULT_SETTINGS, ...stored };
+  return { ...DEFAULT_SETTINGS, ...stored, retention: retentionFrom(stored?.retention) };
 }
 
 export async function saveSettings(db: AppDatabase, settings: Settings): Promise<void> {

@@ -4,9 +4,12 @@ import { describeProgress, formatBytes, formatDuration, secondsLeft } from './fo
 describe('formatBytes / formatDuration', () => {
   test('readable units', () => {
     expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1536)).toBe('1.50 KB');
-    expect(formatBytes(350 * 1024 * 1024)).toBe('350 MB');
-    expect(formatBytes(1.25 * 1024 ** 3)).toBe('1.25 GB');
+    expect(formatBytes(1536)).toBe('1.54 kB');
+    expect(formatBytes(350_000_000)).toBe('350 MB');
+    expect(formatBytes(200 * 1024 * 1024)).toBe('210 MB');
+    expect(formatBytes(1.25e9)).toBe('1.25 GB');
+    // Never "1000 kB": that is 1.00 MB.
+    expect(formatBytes(999_999)).toBe('1.00 MB');
     expect(formatDuration(42)).toBe('42 s');
     expect(formatDuration(150)).toBe('3 min');
     expect(formatDuration(3900)).toBe('1 h 5 min');
@@ -18,7 +21,7 @@ describe('download progress', () => {
     const first = { at: 0, progress: 0, loadedBytes: 0, totalBytes: 1000 };
     const latest = { at: 10_000, progress: 0.25, loadedBytes: 250, totalBytes: 1000 };
     expect(secondsLeft(first, latest)).toBe(30);
-    expect(describeProgress(first, latest)).toBe('250 B of 1000 B · 25% · about 30 s left');
+    expect(describeProgress(first, latest)).toBe('250 B of 1.00 kB · 25% · about 30 s left');
   });
 
   test('without bytes, from the progress fraction; nothing about time before there is movement', () => {

@@ -1,13 +1,18 @@
 /** Numbers as people read them. */
 
+/**
+ * Bytes in 1000-based units (kB, MB, GB), the ones the runtime's own messages use
+ * (engine/webllm-errors.ts), so a size reads the same in the catalog, the storage view, a
+ * retention limit and an error.
+ */
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return '–';
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1024;
+  if (bytes < 1000) return `${Math.round(bytes)} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
+  while (value >= 999.5 && unit < units.length - 1) {
+    value /= 1000;
     unit++;
   }
   return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${units[unit]}`;

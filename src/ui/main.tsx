@@ -26,11 +26,12 @@ const testModels = import.meta.env.DEV || new URLSearchParams(location.search).h
 const db = openAppDb();
 const settings = new SettingsStore(db);
 
-// The runtime starts with the user's search provider (a settings read: a few ms).
+// The runtime starts with the user's search provider and retention (a settings read: a few ms).
 const started = settings.ready
   .then(() => {
-    const tools = toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, settings.settings().webSearchProviderUrl);
-    return startLocalRuntime({ testModels, tools });
+    const { webSearchProviderUrl, retention } = settings.settings();
+    const tools = toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, webSearchProviderUrl);
+    return startLocalRuntime({ testModels, tools, retention });
   })
   .then(async (runtime) => {
     if (testModels) await installTestHooks(runtime);

@@ -1,5 +1,12 @@
 import { expect, test } from 'vitest';
-import { DEFAULT_SETTINGS, requestOptions } from './settings';
+import { DEFAULT_RETENTION } from '../server/retention';
+import { DEFAULT_SETTINGS, RETENTION_BYTES, RETENTION_DAYS, requestOptions } from './settings';
+
+test("the app's default retention is the runtime's, and one of the offered choices", () => {
+  expect(DEFAULT_SETTINGS.retention).toEqual(DEFAULT_RETENTION);
+  expect(RETENTION_DAYS).toContain(DEFAULT_RETENTION.maxAgeDays);
+  expect(RETENTION_BYTES).toContain(DEFAULT_RETENTION.maxBytes);
+});
 
 test('defaults send only the temperature', () => {
   expect(requestOptions(DEFAULT_SETTINGS)).toEqual({ temperature: 0.7 });

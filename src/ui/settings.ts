@@ -2,9 +2,12 @@
  * Chat settings and how they become request parameters. Stored in the app database
  * (`local-responses-app`, store `settings`, key `settings`; see app-db.ts). The web search
  * provider URL is not a request parameter: the app hands it to the runtime when it starts
- * it (main.tsx), so a change applies from the next reload.
+ * it (main.tsx), so a change applies from the next reload. The retention of stored
+ * responses goes to the runtime at start too, and to the running one when it changes.
  */
 import type { ResponseCreateParamsStreaming, Tool } from 'openai/resources/responses/responses';
+import * as z from 'zod/mini';
+import type { RetentionWire } from '../protocol/local-storage';
 
 export type ReasoningEffort = 'default' | 'none' | 'low' | 'medium' | 'high';
 
@@ -23,6 +26,43 @@ export interface Settings {
    */
   webSearchProviderUrl: string;
   reasoningEffort: ReasoningEffort;
+  /** How long the runtime keeps stored responses (whole chats, oldest last use first). */
+  retention: RetentionSetting;
+}
+
+/** The runtime's retention policy, as the app keeps it. null: no limit of that kind. */
+export interface RetentionSetting {
+  maxAgeDays: number | null;
+  /** 1000-based, like every size the app shows. */
+  maxBytes: number | null;
+}
+
+const MB = 1_000_000;
+
+/** What the Settings dialog offers; a stored value outside these still shows (as "Custom"). */
+export const RETENTION_DAYS: ReadonlyArray<number | null> = [7, 30, 90, 365, null];
+export const RETENTION_BYTES: ReadonlyArray<number | null> = [50 * MB, 200 * MB, 1000 * MB, null];
+
+/** The runtime's own default (server/retention.ts; a test keeps the two equal). */
+export const DEFAULT_RETENTION_SETTING: RetentionSetting = { maxAgeDays: 90, maxBytes: 200 * MB };
+
+// Checked when read: a stored 0-day or negative budget would delete everything at start.
+const StoredRetention = z.object({
+  maxAgeDays: z.nullable(z.number().check(z.positive())),
+  maxBytes: z.nullable(z.number().check(z.int(), z.nonnegative())),
+});
+
+/** The stored retention if it is a valid one, else the default (with a console error). */
+export function retentionFrom(stored: unknown): RetentionSetting {
+  if (stored === undefined) return DEFAULT_RETENTION_SETTING;
+  const parsed = StoredRetention.safeParse(stored);
+  if (parsed.success) return { maxAgeDays: parsed.data.maxAgeDays, maxBytes: parsed.data.maxBytes };
+  console.error('Ignoring the stored retention setting (not a valid policy); using the default.', stored);
+  return DEFAULT_RETENTION_SETTING;
+}
+
+export function retentionWire(setting: RetentionSetting): RetentionWire {
+  return { max_age_days: setting.maxAgeDays, max_bytes: setting.maxBytes };
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -35,6 +75,7 @@ export const DEFAULT_SETTINGS: Settings = {
   webSearch: false,
   webSearchProviderUrl: '',
   reasoningEffort: 'default',
+  retention: DEFAULT_RETENTION_SETTING,
 };
 
 /** The parts of a create request that come from the settings. */

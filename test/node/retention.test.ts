@@ -1,5 +1,6 @@
 /** Issue 12 finding 11: stored responses are bounded, listable, and pruning never touches a running one. */
 import { afterEach, expect, test } from 'vitest';
+import { PruneResult, StorageSummary, StoredResponseList } from '../../src/protocol/local-storage';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 
 const open: LocalClient[] = [];
@@ -62,4 +63,32 @@ test('at start, conversations older than the age limit are pruned', async () => 
   open.push(later);
   await expect(later.client.responses.retrieve(old.id)).rejects.toMatchObject({ status: 404 });
   expect((await later.client.responses.retrieve(fresh.id)).output_text).toBe('You said: today');
+});
+
+test('a prune with a policy in its body puts it in force at once, until the runtime stops; a bad policy is a 400', async () => {
+  const local = await localClient();
+  open.push(local);
+  const old = await local.client.responses.create({ model: 'test-scripted', input: 'first chat' });
+  const next = await local.client.responses.create({ model: 'test-scripted', input: 'second chat' });
+  const before = StorageSummary.parse(await (await local.http('/v1/local/storage')).json());
+  StoredResponseList.parse(await (await local.http('/v1/local/responses')).json());
+  expect(before.retention).toEqual({ max_age_days: 90, max_bytes: 200_000_000 });
+  const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  // A budget that holds the newer chat only: the older goes now, not at the next start.
+  const budget = before.bytes - 1;
+  const pruned = await local.http('/v1/local/storage/prune', json({ retention: { max_age_days: 30, max_bytes: budget } }));
+  expect(PruneResult.parse(await pruned.json())).toMatchObject({ object: 'local.storage.pruned', deleted: 1, retention: { max_age_days: 30, max_bytes: budget } });
+  await expect(local.client.responses.retrieve(old.id)).rejects.toMatchObject({ status: 404 });
+  expect((await local.client.responses.retrieve(next.id)).id).toBe(next.id);
+  expect(((await (await local.http('/v1/local/storage')).json()) as { retention: unknown }).retention).toEqual({ max_age_days: 30, max_bytes: budget });
+  // A bare POST keeps the policy in force.
+  expect(await (await local.http('/v1/local/storage/prune', { method: 'POST' })).json()).toMatchObject({ deleted: 0, retention: { max_bytes: budget } });
+  for (const bad of [{ retention: { max_age_days: 0, max_bytes: null } }, { retention: { max_age_days: null, max_bytes: -1 } }, { retention: { max_age_days: 7 } }, { keep: 1 }]) {
+    const response = await local.http('/v1/local/storage/prune', json(bad));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
+  }
+  const noType = await local.http('/v1/local/storage/prune', { method: 'POST', body: '{"retention":null}' });
+  expect(noType.status).toBe(400);
+  expect(((await (await local.http('/v1/local/storage')).json()) as { retention: unknown }).retention).toEqual({ max_age_days: 30, max_bytes: budget });
 });

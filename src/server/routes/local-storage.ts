@@ -5,12 +5,20 @@
  *   can find them again;
  * - `GET /v1/local/storage` totals and the retention policy in force;
  * - `POST /v1/local/storage/prune` applies the policy now (it also runs at start and after
- *   responses finish, at most once a minute).
+ *   responses finish, at most once a minute); a body `{"retention": {...}}` first puts that
+ *   policy in force for the rest of this runtime's life, which is how the app's setting
+ *   takes effect without a restart.
+ * Shapes: protocol/local-storage.ts.
  */
-import { describeError } from '../../shared/api-error';
+import { z } from 'zod';
+import { RetentionWire, type PruneRequest, type PruneResult, type StorageSummary, type StoredResponseList } from '../../protocol/local-storage';
+import { validationError } from '../../protocol/validation-error';
+import { describeError, invalidRequest } from '../../shared/api-error';
 import { cursorPage, pageQuery } from './cursor-page';
-import { conversationsOf, responsesToPrune } from '../retention';
+import { Codes } from '../../shared/error-codes';
+import { conversationsOf, responsesToPrune, type RetentionPolicy } from '../retention';
 import type { ServerState } from '../server-state';
+import { readJsonBody } from './read-json';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
   const query = pageQuery(url);
@@ -21,17 +29,41 @@ export async function listStoredResponses(state: ServerState, url: URL): Promise
 export async function storageSummary(state: ServerState): Promise<Response> {
   const stored = await state.store.listStored();
   const conversations = conversationsOf(stored, new Set(state.runs.keys()));
-  return Response.json({
+  const body: StorageSummary = {
     object: 'local.storage',
     responses: stored.length,
     conversations: conversations.length,
     bytes: stored.reduce((sum, s) => sum + s.bytes, 0),
-    retention: { max_age_days: state.retention.maxAgeDays, max_bytes: state.retention.maxBytes },
-  });
+    retention: retentionWire(state.retention),
+  };
+  return Response.json(body);
 }
 
-export async function pruneNow(state: ServerState): Promise<Response> {
-  return Response.json({ object: 'local.storage.pruned', ...(await prune(state)) });
+export async function pruneNow(state: ServerState, request: Request): Promise<Response> {
+  const { retention } = await pruneRequest(request);
+  if (retention) state.retention = { maxAgeDays: retention.max_age_days, maxBytes: retention.max_bytes };
+  const body: PruneResult = { object: 'local.storage.pruned', ...(await prune(state)), retention: retentionWire(state.retention) };
+  return Response.json(body);
+}
+
+function retentionWire(policy: RetentionPolicy): RetentionWire {
+  return { max_age_days: policy.maxAgeDays, max_bytes: policy.maxBytes };
+}
+
+// The mini schema nested in a full one, so a bad body gets the same 400 as every other route.
+const pruneRequestSchema = z.strictObject({ retention: z.optional(RetentionWire) });
+
+/** The prune body; a bare POST (no body, no Content-Type) keeps the policy in force. */
+async function pruneRequest(request: Request): Promise<PruneRequest> {
+  if (!request.headers.has('content-type')) {
+    const text = request.body ? await request.text() : '';
+    if (text.trim() === '') return {};
+    // A body without Content-Type: readJsonBody refuses it (before reading) with its usual 400.
+  }
+  const body = await readJsonBody(request);
+  const parsed = pruneRequestSchema.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error, body);
+  return parsed.data;
 }
 
 const PRUNE_EVERY_MS = 60_000;

@@ -1,8 +1,9 @@
-/** Sampling, limits, instructions, tools and reasoning effort; saved as they change. */
+/** Sampling, limits, instructions, tools, reasoning effort and stored responses; saved as they change. */
 import { useServices } from '../app-context';
 import { useStore } from '../external-store';
 import type { ReasoningEffort } from '../settings';
 import { Dialog } from './dialog';
+import { StorageSection } from './storage-section';
 
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { settings: store } = useServices();
@@ -96,6 +97,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
             Leave empty to search Wikipedia, or give the address of a SearXNG instance with JSON output on (e.g. https://searx.example.org). A change applies after the app is reloaded.
           </p>
         </fieldset>
+        <StorageSection />
       </form>
     </Dialog>
   );

@@ -1,0 +1,51 @@
+import { expect, test } from 'vitest';
+import type { StoredResponse } from '../protocol/local-storage';
+import { newTurn, type Conversation } from './saved-chat';
+import { storageUsage } from './storage-usage';
+
+const stored = (id: string, bytes: number, created_at: number, previous: string | null = null): StoredResponse => ({
+  object: 'local.stored_response',
+  id,
+  created_at,
+  status: 'completed',
+  model: 'm',
+  previous_response_id: previous,
+  bytes,
+});
+
+function chat(id: string, responseIds: Array<string | null>): Conversation {
+  const turns = responseIds.map((responseId) => ({ ...newTurn('hi', 'm', 0), responseId }));
+  return { id, title: `Chat ${id}`, createdAt: 0, updatedAt: 0, turns };
+}
+
+test("stored responses are grouped by the app's chats, biggest first; the rest is 'not from a chat'", () => {
+  const responses = [stored('a1', 100, 1), stored('a2', 150, 2, 'a1'), stored('b1', 500, 3), stored('code1', 40, 4), stored('code2', 60, 5, 'gone')];
+  const usage = storageUsage(responses, [chat('A', ['a1', null, 'a2']), chat('B', ['b1']), chat('C', [null])]);
+  expect(usage).toEqual({
+    responses: 5,
+    bytes: 850,
+    chats: [
+      { conversationId: 'B', title: 'Chat B', responses: 1, bytes: 500, lastUsed: 3 },
+      { conversationId: 'A', title: 'Chat A', responses: 2, bytes: 250, lastUsed: 2 },
+    ],
+    other: { responses: 2, bytes: 100 },
+    notStored: 0,
+  });
+});
+
+test("a response chained from code onto a chat's turn counts for that chat (retention deletes them together)", () => {
+  const usage = storageUsage([stored('a1', 100, 1), stored('x1', 10, 2, 'a1'), stored('x2', 10, 3, 'x1')], [chat('A', ['a1'])]);
+  expect(usage.chats).toEqual([{ conversationId: 'A', title: 'Chat A', responses: 3, bytes: 120, lastUsed: 3 }]);
+  expect(usage.other).toEqual({ responses: 0, bytes: 0 });
+});
+
+test('chats whose responses are all gone are counted, not listed; a chat that never got a response is neither', () => {
+  const usage = storageUsage([stored('b1', 5, 1)], [chat('A', ['pruned1', 'pruned2']), chat('B', ['b1', 'pruned3']), chat('C', [null])]);
+  expect(usage.chats.map((c) => c.conversationId)).toEqual(['B']);
+  expect(usage.notStored).toBe(1);
+});
+
+test('a long chain from code is walked without recursion', () => {
+  const chain = Array.from({ length: 20_000 }, (_, i) => stored(`r${i}`, 1, i, i ? `r${i - 1}` : null));
+  expect(storageUsage(chain, [chat('A', ['r0'])]).chats[0]!.responses).toBe(20_000);
+});
