@@ -58,8 +58,12 @@ export interface ResponsesServer {
 
 type Handler = (state: ServerState, request: Request, url: URL, params: string[]) => Promise<Response> | Response;
 
-/** Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405. */
-const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
+/**
+ * Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405 —
+ * except where the path segment may be an endpoint name we do not have rather than an id
+ * (`POST /v1/responses/compact`): that is an unknown URL, a 404, as OpenAI answers.
+ */
+const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' }> = [
   { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
   {
     pattern: /^\/v1\/responses\/([^/]+)$/,
@@ -67,6 +71,7 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
       GET: (s, r, u, [id]) => retrieveResponse(s, id!, u, r.signal),
       DELETE: (s, _r, _u, [id]) => deleteResponse(s, id!),
     },
+    otherMethods: 'unknown_url',
   },
   { pattern: /^\/v1\/responses\/([^/]+)\/cancel$/, methods: { POST: (s, _r, _u, [id]) => cancelResponse(s, id!) } },
   { pattern: /^\/v1\/responses\/([^/]+)\/input_items$/, methods: { GET: (s, _r, u, [id]) => listInputItems(s, id!, u) } },
@@ -112,6 +117,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
           const match = route.pattern.exec(url.pathname);
           if (!match) continue;
           const handler = route.methods[request.method];
+          if (!handler && route.otherMethods === 'unknown_url') break;
           if (!handler)
             throw new ApiError({
               status: 405,

@@ -11,6 +11,8 @@ import type { GenerateRequest } from '../engine/engine';
 import type { CreateResponseRequest } from '../protocol/create-request';
 import { BUILTIN_BY_NAME, modelTools } from './builtin-functions';
 import type { Includes } from './include-filter';
+import { toolsInPlay } from './allowed-tools';
+import { withVerbosity } from './verbosity';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
 export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;
@@ -59,12 +61,12 @@ export interface RunPlanSource {
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
 export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds }: RunPlanSource): RunPlan {
-  const tools = request.tool_choice === 'none' ? [] : modelTools(request.tools ?? []);
+  const tools = modelTools(toolsInPlay(request));
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
   const render = (items: readonly ConversationItem[]): Rendered =>
     format.render({
-      instructions: request.instructions,
+      instructions: withVerbosity(request.instructions, request.text?.verbosity),
       items: [...items],
       tools,
       ...(enableThinking !== undefined ? { enableThinking } : {}),
@@ -74,7 +76,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     ...(enableThinking !== undefined ? { enableThinking } : {}),
     ...(request.temperature != null ? { temperature: request.temperature } : {}),
     ...(request.top_p != null ? { topP: request.top_p } : {}),
-    ...(choice === 'required' ? { toolChoice: 'required' as const } : typeof choice === 'object' ? { toolChoice: { name: choice.name } } : {}),
+    ...toolChoiceOf(choice),
     ...jsonConstraint(request),
   };
   const background = request.background ?? false;
@@ -97,6 +99,13 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     persist: request.store ?? true,
     logEvents: (request.stream ?? false) || background,
   };
+}
+
+function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>): Pick<GenerateRequest, 'toolChoice'> {
+  if (choice === 'required') return { toolChoice: 'required' };
+  if (typeof choice !== 'object') return {};
+  if (choice.type === 'function') return { toolChoice: { name: choice.name } };
+  return choice.mode === 'required' ? { toolChoice: 'required' } : {};
 }
 
 function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {

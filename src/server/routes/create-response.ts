@@ -5,6 +5,7 @@ import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import { isWebSearch } from '../builtin-functions';
+import { checkAllowedTools } from '../allowed-tools';
 import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
 import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
@@ -13,6 +14,7 @@ import { buildRunPlan } from '../run-plan';
 import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
+import { obfuscated } from '../obfuscation';
 import { readJsonBody } from './read-json';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
@@ -89,7 +91,10 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
   const { include } = plan;
-  if (request.stream) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
+  if (request.stream) {
+    const events = presentEvents(run.log.follow(-1), include);
+    return sseResponse(request.stream_options?.include_obfuscation ? obfuscated(events) : events, disconnect);
+  }
   if (background) return Response.json(presentResponse(run.snapshot(), include));
   return Response.json(presentResponse(await run.done, include));
 }
@@ -100,6 +105,7 @@ function checkToolChoice(request: CreateResponseRequest): void {
   if (choice === 'required' && (request.tools ?? []).length > 0) return;
   if (choice === 'required' && names.size === 0)
     throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
   if (typeof choice === 'object' && !names.has(choice.name))
     throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
 }
