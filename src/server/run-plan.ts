@@ -8,7 +8,7 @@
 import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } from '../chat/chat-format';
 import { thinkingFromEffort } from '../chat/thinking-from-effort';
 import type { GenerateRequest } from '../engine/engine';
-import type { CreateResponseRequest } from '../protocol/create-request';
+import type { CreateResponseRequest, ReasoningSummary } from '../protocol/create-request';
 import { BUILTIN_BY_NAME, modelTools } from './builtin-functions';
 import type { Includes } from './include-filter';
 import { toolsInPlay } from './allowed-tools';
@@ -42,6 +42,8 @@ export interface RunPlan {
   singleCall: boolean;
   /** Where this conversation's Python state lives. */
   containerId: string;
+  /** `reasoning.summary` (or its old name `generate_summary`); absent = no summaries. */
+  reasoningSummary?: ReasoningSummary;
   /** What the client asked to see (`include`). */
   include: Includes;
   /** Persist the response (`store !== false`). */
@@ -80,6 +82,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     ...jsonConstraint(request),
   };
   const background = request.background ?? false;
+  const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
   const toolNames = new Set(tools.map((t) => t.name));
   return {
     model: request.model,
@@ -95,6 +98,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     maxToolRounds,
     singleCall: request.parallel_tool_calls === false,
     containerId,
+    ...(reasoningSummary ? { reasoningSummary } : {}),
     include: new Set(request.include ?? []),
     persist: request.store ?? true,
     logEvents: (request.stream ?? false) || background,
