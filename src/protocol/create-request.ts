@@ -132,7 +132,7 @@ export const CreateResponseRequest = z.strictObject({
     .optional(),
   reasoning: ReasoningConfig.nullish(),
   truncation: z.enum(['auto', 'disabled']).nullish(),
-  include: z.array(z.enum(['code_interpreter_call.outputs'])).nullish(),
+  include: z.array(z.enum(['code_interpreter_call.outputs', 'reasoning.encrypted_content'])).nullish(),
   service_tier: ServiceTier.nullish(),
   user: z.string().max(512).optional(),
   /** Accepted as OpenAI does; the engine keeps its KV cache for the next turn whatever they say. */

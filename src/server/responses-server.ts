@@ -24,6 +24,8 @@ import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
 import { modelTable, type ServerState } from './server-state';
 import { Codes } from '../shared/error-codes';
+import { memoryKeyStore, type KeyStore } from '../store/key-store';
+import { reasoningSealer } from './encrypted-reasoning';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;
@@ -48,6 +50,11 @@ export interface ResponsesServerOptions {
   preferredEngine?: string;
   /** How long stored responses are kept (default: 90 days, 200 MB; see retention.ts). */
   retention?: RetentionPolicy;
+  /**
+   * Where the key that seals reasoning `encrypted_content` is kept (store/key-store.ts).
+   * Default: a key in memory, so sealed reasoning opens only while this server lives.
+   */
+  keys?: KeyStore;
 }
 
 export interface ResponsesServer {
@@ -95,6 +102,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     now,
     flushMs: options.flushMs ?? 50,
     tools: options.tools ?? {},
+    sealer: reasoningSealer(options.keys ?? memoryKeyStore()),
     maxToolRounds: options.maxToolRounds ?? 8,
     retention: options.retention ?? DEFAULT_RETENTION,
     retentionRanAt: 0,

@@ -15,6 +15,7 @@ import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { obfuscated } from '../obfuscation';
+import { sealEvents, sealResponse } from '../sealed-output';
 import { readJsonBody } from './read-json';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
@@ -36,7 +37,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   checkBuiltinTools(state, request);
 
   const history = await chainItems(state.store, request.previous_response_id);
-  const input = await normalizeInput(request.input, (id) => state.store.findItem(id));
+  const input = await normalizeInput(request.input, (id) => state.store.findItem(id), (id, sealed, param) => state.sealer.open(id, sealed, param));
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
@@ -92,11 +93,11 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
 
   const { include } = plan;
   if (request.stream) {
-    const events = presentEvents(run.log.follow(-1), include);
+    const events = sealEvents(presentEvents(run.log.follow(-1), include), include, state.sealer);
     return sseResponse(request.stream_options?.include_obfuscation ? obfuscated(events) : events, disconnect);
   }
-  if (background) return Response.json(presentResponse(run.snapshot(), include));
-  return Response.json(presentResponse(await run.done, include));
+  if (background) return Response.json(await sealResponse(presentResponse(run.snapshot(), include), include, state.sealer));
+  return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {
