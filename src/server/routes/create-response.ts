@@ -17,6 +17,8 @@ import { sseResponse } from '../sse-body';
 import { obfuscated } from '../obfuscation';
 import { sealEvents, sealResponse } from '../sealed-output';
 import { readJsonBody } from './read-json';
+import type { ConversationItem } from '../../chat/chat-format';
+import { truncateToFit } from '../truncate-conversation';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
@@ -56,14 +58,16 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   const conversation = toConversation([...history, ...input]);
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
-  const plan = buildRunPlan({
-    request,
-    format: model.format,
-    conversation,
-    containerId: containerFor(request, history),
-    maxToolRounds: state.maxToolRounds,
-  });
-  const promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  const containerId = containerFor(request, history);
+  const planFor = (items: readonly ConversationItem[]) =>
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds });
+  let plan = planFor(conversation);
+  let promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
+    const measure = (items: ConversationItem[]) => model.engine.countTokens(model.info.id, planFor(items).input);
+    plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
+    promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  }
   return { request, model, input, plan, promptTokens };
 }
 
