@@ -4,19 +4,36 @@ import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import { isWebSearch } from '../builtin-functions';
+import { checkAllowedTools } from '../allowed-tools';
 import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
 import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
-import { buildRunPlan } from '../run-plan';
-import { lookupModel, type ServerState } from '../server-state';
+import { buildRunPlan, type RunPlan } from '../run-plan';
+import { lookupModel, type ServedModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
+import { obfuscated } from '../obfuscation';
+import { sealEvents, sealResponse } from '../sealed-output';
 import { readJsonBody } from './read-json';
+import type { ConversationItem } from '../../chat/chat-format';
+import { truncateToFit } from '../truncate-conversation';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
-export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
+/** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
+export interface PreparedRequest {
+  request: CreateResponseRequest;
+  model: ServedModel;
+  /** The new input as it is stored. */
+  input: StoredItem[];
+  plan: RunPlan;
+  /** The plan's first-round input in the model's tokens (`Engine.countTokens`). */
+  promptTokens: number;
+}
+
+/** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
+export async function prepareRequest(state: ServerState, httpRequest: Request): Promise<PreparedRequest> {
   const request = parseCreateRequest(await readJsonBody(httpRequest));
 
   const background = request.background ?? false;
@@ -28,21 +45,30 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   checkBuiltinTools(state, request);
 
   const history = await chainItems(state.store, request.previous_response_id);
-  const input = await normalizeInput(request.input, (id) => state.store.findItem(id));
+  const input = await normalizeInput(request.input, (id) => state.store.findItem(id), (id, sealed, param) => state.sealer.open(id, sealed, param));
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
   const conversation = toConversation([...history, ...input]);
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
-  const plan = buildRunPlan({
-    request,
-    format: model.format,
-    conversation,
-    containerId: containerFor(request, history),
-    maxToolRounds: state.maxToolRounds,
-  });
-  const promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  const containerId = containerFor(request, history);
+  const planFor = (items: readonly ConversationItem[]) =>
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds });
+  let plan = planFor(conversation);
+  let promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
+    const measure = (items: ConversationItem[]) => model.engine.countTokens(model.info.id, planFor(items).input);
+    plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
+    promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  }
+  return { request, model, input, plan, promptTokens };
+}
+
+export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
+  const { request, model, input, plan, promptTokens } = await prepareRequest(state, httpRequest);
+  const background = request.background ?? false;
+  const store = request.store ?? true;
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
@@ -83,9 +109,12 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
   const { include } = plan;
-  if (request.stream) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
-  if (background) return Response.json(presentResponse(run.snapshot(), include));
-  return Response.json(presentResponse(await run.done, include));
+  if (request.stream) {
+    const events = sealEvents(presentEvents(run.log.follow(-1), include), include, state.sealer);
+    return sseResponse(request.stream_options?.include_obfuscation ? obfuscated(events) : events, disconnect);
+  }
+  if (background) return Response.json(await sealResponse(presentResponse(run.snapshot(), include), include, state.sealer));
+  return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {
@@ -94,6 +123,7 @@ function checkToolChoice(request: CreateResponseRequest): void {
   if (choice === 'required' && (request.tools ?? []).length > 0) return;
   if (choice === 'required' && names.size === 0)
     throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
   if (typeof choice === 'object' && !names.has(choice.name))
     throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
 }
