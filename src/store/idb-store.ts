@@ -135,7 +135,8 @@ class IdbStore implements ResponseStore {
         ...r.response,
         status: 'failed',
         error: { code: Codes.serverError, message },
-        output: output.map((item) => (item.status === 'completed' ? item : { ...item, status: 'incomplete' as const })),
+        // Items without a status (MCP tool lists, approval requests) are whole when written.
+        output: output.map((item) => (!('status' in item) || item.status === 'completed' ? item : ({ ...item, status: 'incomplete' as const } as typeof item))),
       };
       await tx.objectStore('responses').put(row(response, now, r.stored_at));
       const last = log.at(-1);
