@@ -14,8 +14,8 @@ type Emit = (event: UnsequencedEvent) => void;
 export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall | McpListTools | McpCall | McpApprovalRequest;
 
 export interface BuilderHooks {
-  /** Model-side names of the builtin tools the request enables. */
-  builtinNames?: ReadonlySet<string>;
+  /** Model-side names of the builtin tools the request enables (read live: MCP tools join once listed). */
+  builtinNames?: { has(name: string): boolean };
   /** A builtin call was written by the model: the caller begins its item (see builtin-calls.ts). */
   onBuiltinCall?: (name: string, args: string) => void;
   /** Citations for a finished message's text. */

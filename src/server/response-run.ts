@@ -67,7 +67,7 @@ export class ResponseRun {
     this.response = initial;
     this.store = plan.persist ? ports.store : null;
     this.builder = new OutputBuilder((e) => this.emit(e), {
-      builtinNames: plan.builtinNames,
+      builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
       onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
       annotate: (text) => citationsFor(text, this.pages),
     });
