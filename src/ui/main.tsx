@@ -14,7 +14,7 @@ import { ChatStore } from './chat-store';
 import { ModelsStore } from './models-store';
 import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
-import { toolsConfigWithProvider } from './runtime-tools-config';
+import { toolsConfigWithMcpServers, toolsConfigWithProvider } from './runtime-tools-config';
 import { toolsConfigFromQuery } from '../tools/tools-config';
 import './styles.css';
 
@@ -31,7 +31,7 @@ const settings = new SettingsStore(db);
 const started = settings.ready
   .then(() => {
     const base = testModels ? toolsConfigFromQuery(location.search) : {};
-    const tools = toolsConfigWithProvider(base, settings.settings().webSearchProviderUrl);
+    const tools = toolsConfigWithMcpServers(toolsConfigWithProvider(base, settings.settings().webSearchProviderUrl), settings.settings().mcpServers);
     return startLocalRuntime({ testModels, bodyMode, tools });
   })
   .then(async (runtime) => {

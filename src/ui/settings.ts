@@ -9,6 +9,19 @@ import { SETTINGS_KEY } from './app-db';
 
 export type ReasoningEffort = 'default' | 'none' | 'low' | 'medium' | 'high';
 
+/**
+ * An MCP server the person added. Its host is allowed past the private-network rule (a
+ * server on `localhost` is a normal case), and chats send it as an `mcp` tool. No token
+ * is kept here: this is IndexedDB, where secrets must not be.
+ */
+export interface McpServerSetting {
+  label: string;
+  url: string;
+  /** Tool names the model may use; empty: all of them. */
+  allowedTools: string[];
+  requireApproval: 'always' | 'never';
+}
+
 export interface Settings {
   /** The model new messages go to; null until the person picks (or accepts a suggestion). */
   model: string | null;
@@ -24,6 +37,7 @@ export interface Settings {
    */
   webSearchProviderUrl: string;
   reasoningEffort: ReasoningEffort;
+  mcpServers: McpServerSetting[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -36,6 +50,7 @@ export const DEFAULT_SETTINGS: Settings = {
   webSearch: false,
   webSearchProviderUrl: '',
   reasoningEffort: 'default',
+  mcpServers: [],
 };
 
 export async function loadSettings(db: AppDatabase): Promise<Settings> {
@@ -55,6 +70,14 @@ export function requestOptions(settings: Settings): Pick<
   const tools: Tool[] = [];
   if (settings.codeInterpreter) tools.push({ type: 'code_interpreter', container: { type: 'auto' } });
   if (settings.webSearch) tools.push({ type: 'web_search' });
+  for (const server of settings.mcpServers)
+    tools.push({
+      type: 'mcp',
+      server_label: server.label,
+      server_url: server.url,
+      require_approval: server.requireApproval,
+      ...(server.allowedTools.length ? { allowed_tools: server.allowedTools } : {}),
+    });
   return {
     temperature: settings.temperature,
     ...(settings.maxOutputTokens !== null ? { max_output_tokens: settings.maxOutputTokens } : {}),
