@@ -76,8 +76,35 @@ export const WebSearchPreviewTool = z.strictObject({
   search_content_types: z.array(z.enum(['text'])).optional(),
 });
 
+/** Which of a server's tools a filter picks: by name, and/or by the server's `readOnlyHint`. */
+export const McpToolFilter = z.strictObject({ tool_names: z.array(z.string()).optional(), read_only: z.boolean().optional() });
+export type McpToolFilter = z.infer<typeof McpToolFilter>;
+
+/**
+ * A remote MCP server (Streamable HTTP, or the older SSE transport) the runtime calls for the
+ * model. `authorization` and `headers` are used for the calls of this request only: never
+ * stored, never echoed (see `McpToolEcho`).
+ */
+export const McpTool = z.strictObject({
+  type: z.literal('mcp'),
+  server_label: z
+    .string()
+    .regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,47}$/, { message: 'Server labels must start with a letter and match ^[a-zA-Z][a-zA-Z0-9_-]{0,47}$.' }),
+  server_url: z.string().min(1),
+  server_description: z.string().optional(),
+  headers: z.record(z.string(), z.string()).nullish(),
+  authorization: z.string().optional(),
+  allowed_tools: z.union([z.array(z.string()), McpToolFilter]).nullish(),
+  require_approval: z.union([z.enum(['always', 'never']), z.strictObject({ always: McpToolFilter.optional(), never: McpToolFilter.optional() })]).nullish(),
+  allowed_callers: z.array(z.literal('direct')).nullish(),
+  connector_id: unsupported('Service connectors are not available in the local runtime; give the server_url of an MCP server.'),
+  tunnel_id: unsupported('Secure MCP tunnels are not available in the local runtime; give the server_url of an MCP server.'),
+  defer_loading: unsupported('Deferred MCP tool loading (tool search) is not supported by the local runtime.'),
+});
+export type McpTool = z.infer<typeof McpTool>;
+
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
-export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool]);
+export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool]);
 export type Tool = z.infer<typeof Tool>;
 
 /** One entry of `allowed_tools.tools`: a function by name, or a builtin tool by type. */

@@ -61,6 +61,15 @@ export const ReasoningItem = z.strictObject({
   status: itemStatus,
 });
 
+/** The user's answer to an `mcp_approval_request` of the previous response. */
+export const McpApprovalResponseItem = z.strictObject({
+  type: z.literal('mcp_approval_response'),
+  id: z.string().nullish(),
+  approval_request_id: z.string().min(1),
+  approve: z.boolean(),
+  reason: z.string().nullish(),
+});
+
 export const ItemReference = z.strictObject({
   type: z.literal('item_reference'),
   id: z.string().min(1),
@@ -69,7 +78,7 @@ export const ItemReference = z.strictObject({
 /** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
 export const InputItem = z.preprocess(
   (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, ItemReference]),
+  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, ItemReference]),
 );
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -111,10 +111,85 @@ export const WebSearchCall = z.object({
 });
 export type WebSearchCall = z.infer<typeof WebSearchCall>;
 
+/** The tools an MCP server offered (after `allowed_tools`), or why they could not be listed. */
+export const McpListTools = z.object({
+  type: z.literal('mcp_list_tools'),
+  id: z.string(),
+  server_label: z.string(),
+  tools: z.array(
+    z.object({ name: z.string(), description: z.string().nullish(), input_schema: z.unknown(), annotations: z.unknown().nullish() }),
+  ),
+  error: z.string().nullish(),
+});
+export type McpListTools = z.infer<typeof McpListTools>;
+
+/** OpenAI's `McpToolCallError`; `http_error` with code 0 means no HTTP answer at all (network, CORS, URL policy). */
+export const McpToolCallError = z.union([
+  z.object({ type: z.literal('http_error'), code: z.number().int(), message: z.string() }),
+  z.object({ type: z.literal('mcp_protocol_error'), code: z.number().int(), message: z.string() }),
+  z.object({ type: z.literal('mcp_tool_execution_error'), content: z.unknown() }),
+]);
+export type McpToolCallError = z.infer<typeof McpToolCallError>;
+
+export const McpCall = z.object({
+  type: z.literal('mcp_call'),
+  id: z.string(),
+  server_label: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: z.enum(['in_progress', 'completed', 'incomplete', 'calling', 'failed']),
+  /** What the tool returned, as text (untrusted; cut to the runtime's limit). */
+  output: z.string().nullable(),
+  error: McpToolCallError.nullable(),
+  approval_request_id: z.string().nullable(),
+});
+export type McpCall = z.infer<typeof McpCall>;
+
+/** A call the model wants to make that needs the user's approval first; the response ends with it. */
+export const McpApprovalRequest = z.object({
+  type: z.literal('mcp_approval_request'),
+  id: z.string(),
+  server_label: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+});
+export type McpApprovalRequest = z.infer<typeof McpApprovalRequest>;
+
+/** The client's answer to an approval request, as stored and listed in `input_items`. */
+export const McpApprovalResponse = z.object({
+  type: z.literal('mcp_approval_response'),
+  id: z.string(),
+  approval_request_id: z.string(),
+  approve: z.boolean(),
+  reason: z.string().nullable(),
+});
+export type McpApprovalResponse = z.infer<typeof McpApprovalResponse>;
+
 /** What the model emits into `response.output`. */
-export const OutputItem = z.discriminatedUnion('type', [OutputMessage, FunctionCall, Reasoning, CodeInterpreterCall, WebSearchCall]);
+export const OutputItem = z.discriminatedUnion('type', [
+  OutputMessage,
+  FunctionCall,
+  Reasoning,
+  CodeInterpreterCall,
+  WebSearchCall,
+  McpListTools,
+  McpCall,
+  McpApprovalRequest,
+]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
 /** Any stored conversation item: inputs the client sent, or outputs replayed as input. */
-export const StoredItem = z.union([OutputMessage, StoredInputMessage, FunctionCall, FunctionCallOutput, Reasoning, CodeInterpreterCall, WebSearchCall]);
+export const StoredItem = z.union([
+  OutputMessage,
+  StoredInputMessage,
+  FunctionCall,
+  FunctionCallOutput,
+  Reasoning,
+  CodeInterpreterCall,
+  WebSearchCall,
+  McpListTools,
+  McpCall,
+  McpApprovalRequest,
+  McpApprovalResponse,
+]);
 export type StoredItem = z.infer<typeof StoredItem>;

@@ -83,11 +83,16 @@ function applyDelta(items: OutputItem[], event: StreamEvent): void {
     case 'response.code_interpreter_call_code.done':
       if (item.type === 'code_interpreter_call') item.code = event.code;
       break;
+    case 'response.mcp_call_arguments.done':
+      if (item.type === 'mcp_call') item.arguments = event.arguments;
+      break;
     default:
       break;
   }
 }
 
 function markIncomplete(item: OutputItem): OutputItem {
+  // MCP tool lists and approval requests have no status; they are added whole.
+  if (!('status' in item)) return item;
   return { ...item, status: 'incomplete' } as OutputItem;
 }

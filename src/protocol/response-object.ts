@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
-import { CodeInterpreterTool, FunctionTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
+import { CodeInterpreterTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
 export type ResponseStatus = z.infer<typeof ResponseStatus>;
@@ -26,6 +26,10 @@ export const ResponseErrorInfo = z.object({
   message: z.string(),
 });
 export type ResponseErrorInfo = z.infer<typeof ResponseErrorInfo>;
+
+/** An `mcp` tool as the response echoes it: `authorization` left out and `headers` null, as OpenAI redacts them. */
+export const McpToolEcho = McpTool.omit({ authorization: true, headers: true, connector_id: true, tunnel_id: true, defer_loading: true }).extend({ headers: z.null() });
+export type McpToolEcho = z.infer<typeof McpToolEcho>;
 
 export const ResponseObject = z.object({
   id: z.string(),
@@ -64,6 +68,7 @@ export const ResponseObject = z.object({
       CodeInterpreterTool,
       WebSearchTool,
       WebSearchPreviewTool,
+      McpToolEcho,
     ]),
   ),
   truncation: z.enum(['auto', 'disabled']),

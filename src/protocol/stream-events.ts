@@ -67,6 +67,14 @@ export const CodeInterpreterCodeDone = z.object({ type: z.literal('response.code
 export const WebSearchInProgress = itemEvent('response.web_search_call.in_progress');
 export const WebSearchSearching = itemEvent('response.web_search_call.searching');
 export const WebSearchCompleted = itemEvent('response.web_search_call.completed');
+export const McpListToolsInProgress = itemEvent('response.mcp_list_tools.in_progress');
+export const McpListToolsCompleted = itemEvent('response.mcp_list_tools.completed');
+export const McpListToolsFailed = itemEvent('response.mcp_list_tools.failed');
+export const McpCallInProgress = itemEvent('response.mcp_call.in_progress');
+export const McpCallCompleted = itemEvent('response.mcp_call.completed');
+export const McpCallFailed = itemEvent('response.mcp_call.failed');
+export const McpCallArgumentsDelta = z.object({ type: z.literal('response.mcp_call_arguments.delta'), ...seq, ...at, delta: z.string() });
+export const McpCallArgumentsDone = z.object({ type: z.literal('response.mcp_call_arguments.done'), ...seq, ...at, arguments: z.string() });
 
 /** Carries OpenAI's top-level fields and the Open Responses `error` payload together. */
 export const ErrorEvent = z.object({
@@ -108,6 +116,14 @@ export const StreamEvent = z.discriminatedUnion('type', [
   WebSearchInProgress,
   WebSearchSearching,
   WebSearchCompleted,
+  McpListToolsInProgress,
+  McpListToolsCompleted,
+  McpListToolsFailed,
+  McpCallInProgress,
+  McpCallCompleted,
+  McpCallFailed,
+  McpCallArgumentsDelta,
+  McpCallArgumentsDone,
   ErrorEvent,
 ]);
 export type StreamEvent = z.infer<typeof StreamEvent>;

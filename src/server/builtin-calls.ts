@@ -12,7 +12,7 @@
 import type { ConversationItem } from '../chat/chat-format';
 import type { CodeInterpreterCall, WebSearchCall } from '../protocol/output-items';
 import { newId } from '../shared/ids';
-import type { BuiltinCallItem, OutputBuilder } from './output-builder';
+import type { OutputBuilder } from './output-builder';
 import type { SearchSource, ToolPorts } from './tool-ports';
 
 export interface PendingBuiltinCall {
@@ -20,7 +20,7 @@ export interface PendingBuiltinCall {
   args: Record<string, unknown>;
   index: number;
   /** This call's copy of its item. */
-  item: BuiltinCallItem;
+  item: CodeInterpreterCall | WebSearchCall;
 }
 
 /** What a finished call gives the conversation and the answer's citations. */

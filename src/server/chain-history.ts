@@ -5,6 +5,7 @@
 import type { ConversationItem } from '../chat/chat-format';
 import type { StoredItem } from '../protocol/output-items';
 import { builtinCallAsConversation } from './builtin-calls';
+import { approvalAsConversation, approvalRequests, mcpCallAsConversation } from './mcp-calls';
 import { TERMINAL_STATUSES } from '../protocol/response-object';
 import type { ResponseStore } from '../store/response-store';
 import { invalidRequest, notFound } from '../shared/api-error';
@@ -43,6 +44,7 @@ function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): strin
 
 /** Stored items as the chat format reads them (images are left out: our models read text). */
 export function toConversation(items: StoredItem[]): ConversationItem[] {
+  const requests = approvalRequests(items);
   return items.flatMap((item): ConversationItem | ConversationItem[] => {
     switch (item.type) {
       case 'message':
@@ -61,6 +63,14 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
       case 'code_interpreter_call':
       case 'web_search_call':
         return builtinCallAsConversation(item);
+      case 'mcp_call':
+        return mcpCallAsConversation(item);
+      case 'mcp_approval_response':
+        return approvalAsConversation(requests.get(item.approval_request_id), item.approve, item.reason);
+      // A tool list is told to the model as its tools; a request waits for its answer (above).
+      case 'mcp_list_tools':
+      case 'mcp_approval_request':
+        return [];
     }
   });
 }

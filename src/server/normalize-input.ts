@@ -72,6 +72,8 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       }
       return { type: 'reasoning', id, summary: item.summary, content: item.content ?? [], status: 'completed' };
     }
+    case 'mcp_approval_response':
+      return { type: 'mcp_approval_response', id: item.id ?? newId('mcpa'), approval_request_id: item.approval_request_id, approve: item.approve, reason: item.reason ?? null };
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);

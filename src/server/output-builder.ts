@@ -4,7 +4,7 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../chat/chat-format';
-import type { CodeInterpreterCall, FunctionCall, OutputItem, OutputMessage, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
+import type { CodeInterpreterCall, FunctionCall, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
 import { newId } from '../shared/ids';
 import type { ReasoningSummary } from '../protocol/create-request';
@@ -13,11 +13,11 @@ import { SummaryText } from './reasoning-summary';
 type Emit = (event: UnsequencedEvent) => void;
 
 /** An output item the runtime runs: its fields change while it runs, through the builder. */
-export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall;
+export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall | McpListTools | McpCall | McpApprovalRequest;
 
 export interface BuilderHooks {
-  /** Model-side names of the builtin tools the request enables. */
-  builtinNames?: ReadonlySet<string>;
+  /** Model-side names of the builtin tools the request enables (read live: MCP tools join once listed). */
+  builtinNames?: { has(name: string): boolean };
   /** A builtin call was written by the model: the caller begins its item (see builtin-calls.ts). */
   onBuiltinCall?: (name: string, args: string) => void;
   /** Citations for a finished message's text. */
@@ -85,6 +85,11 @@ export class OutputBuilder {
   /** How many function calls (for the client to run) the model made. */
   get functionCallCount(): number {
     return this.output.filter((i): i is FunctionCall => i.type === 'function_call').length;
+  }
+
+  /** How many MCP calls wait for the user's approval (the response ends with them). */
+  get approvalRequestCount(): number {
+    return this.output.filter((i) => i.type === 'mcp_approval_request').length;
   }
 
   accept(event: ParseEvent): void {

@@ -1,6 +1,7 @@
 /** The Response object a create request starts as, with OpenAI's defaults filled in. */
 import type { CreateResponseRequest } from '../protocol/create-request';
-import type { ResponseObject, ResponseStatus } from '../protocol/response-object';
+import type { McpTool } from '../protocol/create-request';
+import type { McpToolEcho, ResponseObject, ResponseStatus } from '../protocol/response-object';
 
 export function initialResponse(id: string, request: CreateResponseRequest, status: ResponseStatus, now: number): ResponseObject {
   return {
@@ -34,11 +35,12 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     top_logprobs: 0,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
-    tools: (request.tools ?? []).map((tool) =>
-      tool.type === 'function'
-        ? { ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? true }
-        : tool,
-    ),
+    tools: (request.tools ?? []).map((tool) => {
+      if (tool.type === 'function') return { ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? true };
+      // Secrets are for this request's calls only: the echoed (and stored) tool never carries them.
+      if (tool.type === 'mcp') return redactMcpTool(tool);
+      return tool;
+    }),
     truncation: request.truncation ?? 'disabled',
     usage: null,
     ...(request.user !== undefined ? { user: request.user } : {}),
@@ -63,4 +65,10 @@ export function unreadableResponse(id: string, reason: string, salvage: Partial<
       message: `This response was cut off by an earlier runtime and its stored copy could not be read back (${reason}); its output is lost. Send the request again.`,
     },
   };
+}
+
+/** The `mcp` tool without `authorization` and `headers` (and without the fields that are always absent). */
+export function redactMcpTool(tool: McpTool): McpToolEcho {
+  const { authorization: _a, headers: _h, connector_id: _c, tunnel_id: _t, defer_loading: _d, ...rest } = tool;
+  return { ...rest, headers: null };
 }

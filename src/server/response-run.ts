@@ -17,6 +17,8 @@ import type { QueuePlace } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
 import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
+import { approvalAsConversation, beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
+import { mcpFunctionName, type McpToolEntry } from './mcp-servers';
 import { citationsFor } from './citations';
 import { toConversation } from './chain-history';
 import type { ToolPorts } from './tool-ports';
@@ -46,7 +48,7 @@ export class ResponseRun {
   private readonly controller = new AbortController();
   private builder: OutputBuilder;
   /** Builtin calls the model wrote in the current round, run when the round ends. */
-  private pending: PendingBuiltinCall[] = [];
+  private pending: Array<PendingBuiltinCall | PendingMcpCall> = [];
   /** Pages the tools showed the model, cited in its answer. */
   private pages: Array<{ url: string; title: string; opened?: boolean }> = [];
   private response: ResponseObject;
@@ -58,14 +60,15 @@ export class ResponseRun {
 
   constructor(
     initial: ResponseObject,
-    private readonly plan: RunPlan,
+    /** Replaced once per MCP server listed at the start of the run (its tools join the plan). */
+    private plan: RunPlan,
     private readonly ports: RunPorts,
   ) {
     this.response = initial;
     this.store = plan.persist ? ports.store : null;
     this.builder = new OutputBuilder((e) => this.emit(e), {
-      builtinNames: plan.builtinNames,
-      onBuiltinCall: (name, args) => this.pending.push(beginBuiltinCall(this.builder, name, args, plan.containerId)),
+      builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
+      onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
       annotate: (text) => citationsFor(text, this.pages),
       ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
     });
@@ -74,6 +77,46 @@ export class ResponseRun {
 
   get id(): string {
     return this.response.id;
+  }
+
+  /** The model wrote a call of a tool the runtime runs: begin its item (or ask for approval). */
+  private onBuiltinCall(name: string, args: string): void {
+    const entry = this.plan.mcpTools.get(name);
+    if (!entry) {
+      this.pending.push(beginBuiltinCall(this.builder, name, args, this.plan.containerId));
+      return;
+    }
+    if (entry.server.needsApproval(entry.tool)) requestMcpApproval(this.builder, entry, args);
+    else this.pending.push(beginMcpCall(this.builder, entry, args, null));
+  }
+
+  /**
+   * Before the first round: list the MCP servers the chain has not listed yet (their tools
+   * join the plan), then carry out the calls the user approved in this request's input.
+   * Returns what the approved (or refused) calls add to the conversation.
+   */
+  private async prepareMcp(signal: AbortSignal): Promise<{ conversation: ConversationItem[]; calls: number }> {
+    for (const server of this.plan.mcpToList) {
+      const tools = await listMcpTools(this.builder, server, this.ports.tools.mcp, signal);
+      this.plan = this.plan.withMcpTools(server, tools);
+      if (this.stopReason) return { conversation: [], calls: 0 };
+    }
+    const conversation: ConversationItem[] = [];
+    let calls = 0;
+    for (const { request, approve } of this.plan.mcpApprovals) {
+      if (!approve) continue;
+      const entry: McpToolEntry | undefined = this.plan.mcpTools.get(mcpFunctionName(request.server_label, request.name));
+      // The request's allowed_tools bound what runs, approved or not.
+      if (!entry) {
+        conversation.push(...approvalAsConversation(request, false, `the tool '${request.name}' is not among this request's allowed tools of '${request.server_label}'`));
+        continue;
+      }
+      const call = beginMcpCall(this.builder, entry, request.arguments, request.id);
+      conversation.push(...(await runMcpCall(call, this.ports.tools.mcp, this.builder, signal)));
+      calls++;
+      if (this.stopReason) break;
+    }
+    return { conversation, calls };
   }
 
   /** The response as it stands, partial output included. */
@@ -163,9 +206,10 @@ export class ResponseRun {
    * function, or runs out of rounds / tokens.
    */
   private async generate(): Promise<Outcome> {
+    const mcp = await this.prepareMcp(this.controller.signal);
     const { plan } = this;
-    let conversation = plan.conversation;
-    let input = plan.input;
+    let conversation = [...plan.conversation, ...mcp.conversation];
+    let input = mcp.conversation.length ? plan.render(conversation) : plan.input;
     const total = { input: 0, cached: 0, output: 0, reasoning: 0 };
     const usage = (): Usage => ({
       input_tokens: total.input,
@@ -174,7 +218,8 @@ export class ResponseRun {
       output_tokens_details: { reasoning_tokens: total.reasoning },
       total_tokens: total.input + total.output,
     });
-    let builtinCallsRun = 0;
+    let builtinCallsRun = mcp.calls;
+    if (this.stopReason) return { ...this.stopped(), usage: usage() };
 
     for (let round = 1; ; round++) {
       const firstItem = this.builder.itemCount;
@@ -191,14 +236,18 @@ export class ResponseRun {
       if (calls.length === 0) return { status: 'completed', usage: usage() };
       const shown = new Map<number, ConversationItem[]>();
       for (const call of calls) {
-        const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
-        shown.set(call.index, ran.conversation);
-        this.pages.push(...ran.pages);
+        if ('kind' in call) {
+          shown.set(call.index, await runMcpCall(call, this.ports.tools.mcp, this.builder, this.controller.signal));
+        } else {
+          const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
+          shown.set(call.index, ran.conversation);
+          this.pages.push(...ran.pages);
+        }
         builtinCallsRun++;
         if (this.stopReason) return { ...this.stopped(), usage: usage() };
       }
-      // Function calls go back to the client, which answers in its next request.
-      if (this.builder.functionCallCount > 0) return { status: 'completed', usage: usage() };
+      // Function calls and approval requests go back to the client, which answers in its next request.
+      if (this.builder.functionCallCount > 0 || this.builder.approvalRequestCount > 0) return { status: 'completed', usage: usage() };
       if (plan.maxToolCalls !== undefined && builtinCallsRun >= plan.maxToolCalls) return { status: 'completed', usage: usage() };
       if (round >= plan.maxToolRounds) return { status: 'incomplete', usage: usage() };
 
@@ -231,7 +280,7 @@ export class ResponseRun {
     let outputTokens = 0;
     // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
     const single = plan.singleCall;
-    const callMade = () => single && this.builder.functionCallCount + this.pending.length > 0;
+    const callMade = () => single && this.builder.functionCallCount + this.builder.approvalRequestCount + this.pending.length > 0;
     // Deltas faster than the engine's window go out together: see `Engine.deltaWindowMs`.
     for await (const batch of pacedBatches(stream, { intervalMs: engine.deltaWindowMs ?? 0 })) {
       let text = '';

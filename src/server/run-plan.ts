@@ -9,10 +9,13 @@ import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } f
 import { thinkingFromEffort } from '../chat/thinking-from-effort';
 import type { GenerateRequest } from '../engine/engine';
 import type { CreateResponseRequest, ReasoningSummary } from '../protocol/create-request';
+import type { StoredItem } from '../protocol/output-items';
 import { BUILTIN_BY_NAME, modelTools } from './builtin-functions';
 import type { Includes } from './include-filter';
 import { toolsInPlay } from './allowed-tools';
 import { withVerbosity } from './verbosity';
+import { listedEarlier, mcpServersOf, mcpToolSpec, type McpApproval, type McpServerPlan, type McpToolEntry } from './mcp-servers';
+import type { McpToolInfo } from './tool-ports';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
 export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;
@@ -50,6 +53,14 @@ export interface RunPlan {
   persist: boolean;
   /** Keep an event log in storage (streamed or background responses). */
   logEvents: boolean;
+  /** MCP servers to list at the start of the run: those the chain has not listed yet. */
+  mcpToList: readonly McpServerPlan[];
+  /** Model-side function name → the MCP server tool it calls. */
+  mcpTools: ReadonlyMap<string, McpToolEntry>;
+  /** Answers to approval requests in this request's input; approved calls run before the first round. */
+  mcpApprovals: readonly McpApproval[];
+  /** This plan with a server's freshly listed tools described to the model too (first round re-rendered). */
+  withMcpTools(server: McpServerPlan, tools: readonly McpToolInfo[]): RunPlan;
 }
 
 export interface RunPlanSource {
@@ -59,20 +70,17 @@ export interface RunPlanSource {
   conversation: readonly ConversationItem[];
   containerId: string;
   maxToolRounds: number;
+  /** The chain's stored items: MCP tool lists found there are reused. */
+  history?: readonly StoredItem[];
+  /** Approval answers of this request's input, each with the request it answers. */
+  mcpApprovals?: readonly McpApproval[];
 }
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
-export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds }: RunPlanSource): RunPlan {
-  const tools = modelTools(toolsInPlay(request));
+export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [] }: RunPlanSource): RunPlan {
+  const toolsOn = request.tool_choice !== 'none';
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
-  const render = (items: readonly ConversationItem[]): Rendered =>
-    format.render({
-      instructions: withVerbosity(request.instructions, request.text?.verbosity),
-      items: [...items],
-      tools,
-      ...(enableThinking !== undefined ? { enableThinking } : {}),
-    });
   const choice = request.tool_choice ?? 'auto';
   const generation: GenerationParams = {
     ...(enableThinking !== undefined ? { enableThinking } : {}),
@@ -83,26 +91,57 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
   };
   const background = request.background ?? false;
   const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
-  const toolNames = new Set(tools.map((t) => t.name));
-  return {
-    model: request.model,
-    tools,
-    createParser: () => format.createParser({ toolNames }),
-    builtinNames: new Set(tools.map((t) => t.name).filter((name) => BUILTIN_BY_NAME.has(name) && !clientFunctions.has(name))),
-    conversation,
-    input: render(conversation),
-    render,
-    generation,
-    ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
-    ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
-    maxToolRounds,
-    singleCall: request.parallel_tool_calls === false,
-    containerId,
-    ...(reasoningSummary ? { reasoningSummary } : {}),
-    include: new Set(request.include ?? []),
-    persist: request.store ?? true,
-    logEvents: (request.stream ?? false) || background,
+  const servers = mcpServersOf(request.tools ?? []);
+  // A server listed earlier in the chain is not asked again; its tools pass today's allowed_tools.
+  const reused: McpToolEntry[] = [];
+  const toList: McpServerPlan[] = [];
+  for (const server of servers) {
+    const earlier = listedEarlier(history, server.target.label);
+    if (earlier) reused.push(...earlier.filter((t) => server.allowed(t)).map((tool) => ({ server, tool })));
+    else toList.push(server);
+  }
+
+  const assemble = (mcpEntries: readonly McpToolEntry[], mcpToList: readonly McpServerPlan[]): RunPlan => {
+    const mcpTools = new Map(mcpEntries.map((e) => [mcpToolSpec(e).name, e] as const));
+    const tools = toolsOn ? [...modelTools(toolsInPlay(request)), ...mcpEntries.map(mcpToolSpec)] : [];
+    const render = (items: readonly ConversationItem[]): Rendered =>
+      format.render({
+        instructions: withVerbosity(request.instructions, request.text?.verbosity),
+        items: [...items],
+        tools,
+        ...(enableThinking !== undefined ? { enableThinking } : {}),
+      });
+    const toolNames = new Set(tools.map((t) => t.name));
+    const isBuiltin = (name: string) => (BUILTIN_BY_NAME.has(name) || mcpTools.has(name)) && !clientFunctions.has(name);
+    return {
+      model: request.model,
+      tools,
+      createParser: () => format.createParser({ toolNames }),
+      builtinNames: new Set(tools.map((t) => t.name).filter(isBuiltin)),
+      conversation,
+      input: render(conversation),
+      render,
+      generation,
+      ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
+      ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
+      maxToolRounds,
+      singleCall: request.parallel_tool_calls === false,
+      containerId,
+      ...(reasoningSummary ? { reasoningSummary } : {}),
+      include: new Set(request.include ?? []),
+      persist: request.store ?? true,
+      logEvents: (request.stream ?? false) || background,
+      mcpToList,
+      mcpTools,
+      mcpApprovals,
+      withMcpTools: (server, listed) =>
+        assemble(
+          [...mcpEntries, ...listed.map((tool) => ({ server, tool }))],
+          mcpToList.filter((s) => s !== server),
+        ),
+    };
   };
+  return assemble(reused, toList);
 }
 
 function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>): Pick<GenerateRequest, 'toolChoice'> {

@@ -41,4 +41,44 @@ export interface WebSearchPort {
 export interface ToolPorts {
   codeInterpreter?: CodeInterpreterPort;
   webSearch?: WebSearchPort;
+  /** The MCP client (remote servers named by a request's `mcp` tools). */
+  mcp?: McpPort;
+}
+
+/** One MCP server as a call reaches it: the secrets (`authorization`, `headers`) live only here, in memory. */
+export interface McpServerTarget {
+  label: string;
+  url: string;
+  /** HTTP headers for every request to the server, `Authorization` included when given. */
+  headers: Readonly<Record<string, string>>;
+}
+
+export interface McpToolInfo {
+  name: string;
+  description?: string | null;
+  input_schema: unknown;
+  annotations?: unknown;
+}
+
+/**
+ * Why an MCP operation failed, as data. `http` with status 0: no HTTP answer was read
+ * (server down, CORS refused, URL policy); `protocol`: a JSON-RPC error. The message says
+ * what happened and what the person can do about it, and never contains a secret.
+ */
+export type McpFailure = { kind: 'http'; status: number; message: string } | { kind: 'protocol'; code: number; message: string };
+
+export type McpOutcome<T> = { ok: true; value: T } | { ok: false; error: McpFailure };
+
+export interface McpToolResult {
+  /** The tool's content as text (untrusted), already cut to the runtime's limit. */
+  output: string;
+  /** The tool itself reported an error (`isError`); `content` is what it returned. */
+  isError: boolean;
+  content: unknown;
+}
+
+export interface McpPort {
+  /** Every tool the server offers (all pages). Never throws; failures come back as data. */
+  listTools(server: McpServerTarget, signal: AbortSignal): Promise<McpOutcome<McpToolInfo[]>>;
+  callTool(server: McpServerTarget, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpOutcome<McpToolResult>>;
 }

@@ -164,7 +164,8 @@ class IdbStore implements ResponseStore {
         ...stored.response,
         status: 'failed',
         error: { code: Codes.serverError, message },
-        output: output.map((item) => (item.status === 'completed' ? item : { ...item, status: 'incomplete' as const })),
+        // Items without a status (MCP tool lists, approval requests) are whole when written.
+        output: output.map((item) => (!('status' in item) || item.status === 'completed' ? item : ({ ...item, status: 'incomplete' as const } as typeof item))),
       };
       const last = log.at(-1);
       const tx = this.db.transaction(['responses', 'events'], 'readwrite');

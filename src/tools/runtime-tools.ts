@@ -6,6 +6,7 @@ import type { ToolPorts } from '../server/tool-ports';
 import { createSandboxedPython } from './python/sandboxed-python';
 import type { RuntimeToolsOptions } from './tools-config';
 import { createFetchWebSearch } from './web/fetch-web-search';
+import { createMcpClient } from './mcp/mcp-client';
 
 export interface RuntimeToolsEnv {
   /** The app's origin (never fetched by the web tools). */
@@ -23,6 +24,10 @@ export function createRuntimeTools(options: RuntimeToolsOptions, env: RuntimeToo
   if (options.webSearch !== false) {
     const { allowPrivateNetwork, allowHosts, ...rest } = options.webSearch ?? {};
     tools.webSearch = createFetchWebSearch({ ...rest, policy: { appOrigin: env.origin, allowPrivateNetwork: allowPrivateNetwork ?? false, allowHosts: allowHosts ?? [] } });
+  }
+  if (options.mcp !== false) {
+    const { allowHosts, allowPrivateNetwork, ...rest } = options.mcp ?? {};
+    tools.mcp = createMcpClient({ ...rest, policy: { appOrigin: env.origin, allowPrivateNetwork: allowPrivateNetwork ?? false, allowHosts: allowHosts ?? [] } });
   }
   return tools;
 }

@@ -34,11 +34,27 @@ export interface WebSearchToolConfig {
   maxResults?: number;
 }
 
+export interface McpToolConfig {
+  /**
+   * MCP servers on this machine or a private network that the user allowed (`host` or
+   * `host:port`, e.g. `localhost:3000`); public servers need no entry.
+   */
+  allowHosts?: string[];
+  /** Allow every localhost / private-network MCP server (tests). Default false. */
+  allowPrivateNetwork?: boolean;
+  /** A tool's output is cut to this many characters. Default 20 000. */
+  maxOutputChars?: number;
+  /** Per list or call, ms. Default 60 000. */
+  timeoutMs?: number;
+}
+
 export interface ToolsConfig {
   /** `false`: no code interpreter in this runtime. */
   python?: PythonToolConfig | false;
   /** `false`: no web search in this runtime. */
   webSearch?: WebSearchToolConfig | false;
+  /** `false`: requests with `mcp` tools are refused. */
+  mcp?: McpToolConfig | false;
 }
 
 /** What the runtime worker receives: the config and the port to the Python sandbox frame. */

@@ -14,7 +14,7 @@ import { ChatStore } from './chat-store';
 import { ModelsStore } from './models-store';
 import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
-import { toolsConfigWithProvider } from './runtime-tools-config';
+import { toolsConfigWithMcpServers, toolsConfigWithProvider } from './runtime-tools-config';
 import './styles.css';
 
 // Test models: always in dev; in a production build only when asked for in the URL. It is
@@ -29,8 +29,8 @@ const settings = new SettingsStore(db);
 // The runtime starts with the user's search provider and retention (a settings read: a few ms).
 const started = settings.ready
   .then(() => {
-    const { webSearchProviderUrl, retention } = settings.settings();
-    const tools = toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, webSearchProviderUrl);
+    const { webSearchProviderUrl, retention, mcpServers } = settings.settings();
+    const tools = toolsConfigWithMcpServers(toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, webSearchProviderUrl), mcpServers);
     return startLocalRuntime({ testModels, tools, retention });
   })
   .then(async (runtime) => {

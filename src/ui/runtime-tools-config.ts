@@ -4,6 +4,7 @@
  * reads it at start, so a changed provider applies from the next reload.
  */
 import type { ToolsConfig } from '../tools/tools-config';
+import type { McpServerSetting } from './settings';
 
 export function toolsConfigWithProvider(base: ToolsConfig, providerUrl: string): ToolsConfig {
   if (!providerUrl || base.webSearch === false) return base;
@@ -25,4 +26,23 @@ export function toolsConfigWithProvider(base: ToolsConfig, providerUrl: string):
       allowHosts: [...(web.allowHosts ?? []), url.host],
     },
   };
+}
+
+/**
+ * The MCP servers the person added in the settings are the ones allowed past the
+ * private-network rule (host and port, one by one): a model cannot reach a local server
+ * the person did not name. Public servers need no entry.
+ */
+export function toolsConfigWithMcpServers(base: ToolsConfig, servers: readonly McpServerSetting[]): ToolsConfig {
+  if (base.mcp === false || servers.length === 0) return base;
+  const hosts = servers.flatMap((s) => {
+    try {
+      return [new URL(s.url).host];
+    } catch {
+      console.error(`Ignoring the MCP server setting '${s.label}': '${s.url}' is not a URL.`);
+      return [];
+    }
+  });
+  const mcp = base.mcp ?? {};
+  return { ...base, mcp: { ...mcp, allowHosts: [...(mcp.allowHosts ?? []), ...hosts] } };
 }

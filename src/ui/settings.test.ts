@@ -24,3 +24,11 @@ test('tools, outputs of the interpreter, limits, instructions and effort', () =>
     reasoning: { effort: 'low' },
   });
 });
+
+test('MCP servers from the settings become mcp tools (no token: none is stored)', () => {
+  const tools = requestOptions({
+    ...DEFAULT_SETTINGS,
+    mcpServers: [{ label: 'calc', url: 'http://localhost:3000/mcp', allowedTools: ['add'], requireApproval: 'never' }],
+  }).tools;
+  expect(tools).toEqual([{ type: 'mcp', server_label: 'calc', server_url: 'http://localhost:3000/mcp', require_approval: 'never', allowed_tools: ['add'] }]);
+});

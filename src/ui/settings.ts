@@ -11,6 +11,19 @@ import type { RetentionWire } from '../protocol/local-storage';
 
 export type ReasoningEffort = 'default' | 'none' | 'low' | 'medium' | 'high';
 
+/**
+ * An MCP server the person added. Its host is allowed past the private-network rule (a
+ * server on `localhost` is a normal case), and chats send it as an `mcp` tool. No token
+ * is kept here: this is IndexedDB, where secrets must not be.
+ */
+export interface McpServerSetting {
+  label: string;
+  url: string;
+  /** Tool names the model may use; empty: all of them. */
+  allowedTools: string[];
+  requireApproval: 'always' | 'never';
+}
+
 export interface Settings {
   /** The model new messages go to; null until the person picks (or accepts a suggestion). */
   model: string | null;
@@ -28,6 +41,7 @@ export interface Settings {
   reasoningEffort: ReasoningEffort;
   /** How long the runtime keeps stored responses (whole chats, oldest last use first). */
   retention: RetentionSetting;
+  mcpServers: McpServerSetting[];
 }
 
 /** The runtime's retention policy, as the app keeps it. null: no limit of that kind. */
@@ -76,6 +90,7 @@ export const DEFAULT_SETTINGS: Settings = {
   webSearchProviderUrl: '',
   reasoningEffort: 'default',
   retention: DEFAULT_RETENTION_SETTING,
+  mcpServers: [],
 };
 
 /** The parts of a create request that come from the settings. */
@@ -86,6 +101,14 @@ export function requestOptions(settings: Settings): Pick<
   const tools: Tool[] = [];
   if (settings.codeInterpreter) tools.push({ type: 'code_interpreter', container: { type: 'auto' } });
   if (settings.webSearch) tools.push({ type: 'web_search' });
+  for (const server of settings.mcpServers)
+    tools.push({
+      type: 'mcp',
+      server_label: server.label,
+      server_url: server.url,
+      require_approval: server.requireApproval,
+      ...(server.allowedTools.length ? { allowed_tools: server.allowedTools } : {}),
+    });
   return {
     temperature: settings.temperature,
     ...(settings.maxOutputTokens !== null ? { max_output_tokens: settings.maxOutputTokens } : {}),

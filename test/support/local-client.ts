@@ -15,6 +15,7 @@ import type { ToolPorts } from '../../src/server/tool-ports';
 import { readSse } from '../../src/protocol/sse';
 import { ResponseObject } from '../../src/protocol/response-object';
 import { StreamEvent } from '../../src/protocol/stream-events';
+import { StoredItem } from '../../src/protocol/output-items';
 import { validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
 
 let counter = 0;
@@ -104,7 +105,8 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) return validateErrorBody(body);
   if (body.object === 'response') return checkResponse(body);
-  if (body.object === 'list' && Array.isArray(body.data) && url.includes('/input_items')) body.data.forEach(validateItem);
+  if (body.object === 'list' && Array.isArray(body.data) && url.includes('/input_items'))
+    (body.data as Array<{ type: string }>).forEach((item) => (BUILTIN_ITEM_TYPES.has(item.type) ? StoredItem.parse(item) : validateItem(item)));
 }
 
 /**
@@ -113,8 +115,8 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
  * checked against our own zod schemas (themselves proven against the SDK's types by tsc),
  * everything else against the document.
  */
-const BUILTIN_ITEM_TYPES = new Set(['code_interpreter_call', 'web_search_call']);
-const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call)\./;
+const BUILTIN_ITEM_TYPES = new Set(['code_interpreter_call', 'web_search_call', 'mcp_list_tools', 'mcp_call', 'mcp_approval_request', 'mcp_approval_response']);
+const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|mcp_call|mcp_call_arguments|mcp_list_tools)\./;
 
 function checkEvent(event: { type: string; response?: unknown; item?: { type?: string } }): void {
   if (BUILTIN_EVENT.test(event.type) || (event.item?.type && BUILTIN_ITEM_TYPES.has(event.item.type))) {

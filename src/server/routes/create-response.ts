@@ -15,6 +15,8 @@ import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { obfuscated } from '../obfuscation';
 import { sealEvents, sealResponse } from '../sealed-output';
+import { approvalRequests } from '../mcp-calls';
+import type { McpApproval } from '../mcp-servers';
 import { readJsonBody } from './read-json';
 import type { ConversationItem } from '../../chat/chat-format';
 import { truncateToFit } from '../truncate-conversation';
@@ -49,12 +51,13 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
+  const mcpApprovals = approvalsOf(request, history, input);
   const conversation = toConversation([...history, ...input]);
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
   const containerId = containerFor(request, history);
   const planFor = (items: readonly ConversationItem[]) =>
-    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds });
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals });
   let plan = planFor(conversation);
   let promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
@@ -137,6 +140,10 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
       if (!state.tools.codeInterpreter)
         throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, Codes.unsupportedTool);
       builtinNames.add('python');
+    } else if (tool.type === 'mcp') {
+      if (!state.tools.mcp) throw invalidRequest('The mcp tool is not available in this runtime (its MCP client is turned off).', `tools[${i}].type`, Codes.unsupportedTool);
+      if (tools.findIndex((t) => t.type === 'mcp' && t.server_label === tool.server_label) !== i)
+        throw invalidRequest(`Duplicate server_label '${tool.server_label}': each MCP server needs its own label.`, `tools[${i}].server_label`, Codes.invalidValue);
     } else if (isWebSearch(tool)) {
       if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
       ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
@@ -159,4 +166,36 @@ function containerFor(request: CreateResponseRequest, history: StoredItem[]): st
   const tool = (request.tools ?? []).find((t) => t.type === 'code_interpreter');
   if (tool?.type === 'code_interpreter' && typeof tool.container === 'string') return tool.container;
   return newId('cntr');
+}
+
+/**
+ * Each `mcp_approval_response` must answer an `mcp_approval_request` of the chain, once,
+ * for a server this request still names (its URL and credentials come with the request).
+ */
+function approvalsOf(request: CreateResponseRequest, history: StoredItem[], input: StoredItem[]): McpApproval[] {
+  const requests = approvalRequests(history);
+  const answered = new Set(history.flatMap((i) => (i.type === 'mcp_approval_response' ? [i.approval_request_id] : [])));
+  const labels = new Set((request.tools ?? []).flatMap((t) => (t.type === 'mcp' ? [t.server_label] : [])));
+  const approvals: McpApproval[] = [];
+  input.forEach((item, i) => {
+    if (item.type !== 'mcp_approval_response') return;
+    const found = requests.get(item.approval_request_id);
+    if (!found)
+      throw invalidRequest(
+        `No MCP approval request found with id '${item.approval_request_id}'. Answer a request of the previous response, with previous_response_id set.`,
+        `input[${i}].approval_request_id`,
+        Codes.invalidValue,
+      );
+    if (answered.has(found.id))
+      throw invalidRequest(`The MCP approval request '${found.id}' was already answered.`, `input[${i}].approval_request_id`, Codes.invalidValue);
+    answered.add(found.id);
+    if (item.approve && !labels.has(found.server_label))
+      throw invalidRequest(
+        `The approved call goes to the MCP server '${found.server_label}', which is not in 'tools'. Send the same mcp tool (server_url, authorization) again with the approval.`,
+        'tools',
+        Codes.invalidValue,
+      );
+    approvals.push({ request: found, approve: item.approve });
+  });
+  return approvals;
 }
