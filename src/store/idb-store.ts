@@ -134,7 +134,7 @@ class IdbStore implements ResponseStore {
       const response: ResponseObject = {
         ...r.response,
         status: 'failed',
-        error: { code: Codes.serverError, message },
+        error: { code: Codes.serverError, type: 'server_error', param: null, message },
         output: output.map((item) => (item.status === 'completed' ? item : { ...item, status: 'incomplete' as const })),
       };
       await tx.objectStore('responses').put(row(response, now, r.stored_at));
