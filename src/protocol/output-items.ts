@@ -79,6 +79,8 @@ export const Reasoning = z.object({
   id: z.string(),
   summary: z.array(z.object({ type: z.literal('summary_text'), text: z.string() })),
   content: z.array(ReasoningText),
+  /** Only in answers to `include: ["reasoning.encrypted_content"]`; never stored. */
+  encrypted_content: z.string().optional(),
   status: ItemStatus.optional(),
 });
 export type Reasoning = z.infer<typeof Reasoning>;

@@ -48,6 +48,19 @@ function applyDelta(items: OutputItem[], event: StreamEvent): void {
       if (part) part.text += event.delta;
       break;
     }
+    case 'response.reasoning_summary_part.added':
+      if (item.type === 'reasoning') item.summary[event.summary_index] = structuredClone(event.part);
+      break;
+    case 'response.reasoning_summary_text.delta': {
+      const part = item.type === 'reasoning' ? item.summary[event.summary_index] : undefined;
+      if (part) part.text += event.delta;
+      break;
+    }
+    case 'response.reasoning_summary_text.done': {
+      const part = item.type === 'reasoning' ? item.summary[event.summary_index] : undefined;
+      if (part) part.text = event.text;
+      break;
+    }
     case 'response.function_call_arguments.delta':
       if (item.type === 'function_call') item.arguments += event.delta;
       break;

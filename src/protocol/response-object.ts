@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
-import { CodeInterpreterTool, FunctionTool, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
+import { CodeInterpreterTool, FunctionTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
 export type ResponseStatus = z.infer<typeof ResponseStatus>;
@@ -54,7 +54,8 @@ export const ResponseObject = z.object({
   output_text: z.string(),
   parallel_tool_calls: z.boolean(),
   previous_response_id: z.string().nullable(),
-  reasoning: z.object({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable(), summary: z.null() }).nullable(),
+  reasoning: z.object({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable(), summary: ReasoningSummary.nullable() }).nullable(),
+  /** The tier used: the local runtime has one, whatever was asked for. */
   service_tier: z.literal('default'),
   store: z.boolean(),
   temperature: z.number(),
@@ -62,7 +63,7 @@ export const ResponseObject = z.object({
   presence_penalty: z.number(),
   frequency_penalty: z.number(),
   top_logprobs: z.number().int(),
-  text: z.object({ format: TextFormat, verbosity: z.literal('medium') }),
+  text: z.object({ format: TextFormat, verbosity: z.enum(['low', 'medium', 'high']) }),
   tool_choice: ToolChoice,
   tools: z.array(
     z.union([
@@ -72,7 +73,7 @@ export const ResponseObject = z.object({
       WebSearchPreviewTool,
     ]),
   ),
-  truncation: z.literal('disabled'),
+  truncation: z.enum(['auto', 'disabled']),
   usage: Usage.nullable(),
   user: z.string().optional(),
   metadata: z.record(z.string(), z.string()),

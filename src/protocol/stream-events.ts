@@ -9,6 +9,8 @@ import { ResponseObject } from './response-object';
 const seq = { sequence_number: z.number().int().min(0) };
 const at = { item_id: z.string(), output_index: z.number().int() };
 const part = { ...at, content_index: z.number().int() };
+/** Random padding on delta events when `stream_options.include_obfuscation` is true. */
+const obfuscation = { obfuscation: z.string().optional() };
 
 const lifecycle = <T extends string>(type: T) => z.object({ type: z.literal(type), ...seq, response: ResponseObject });
 
@@ -26,7 +28,7 @@ const ContentPart = z.union([OutputText, ReasoningText]);
 export const ContentPartAdded = z.object({ type: z.literal('response.content_part.added'), ...seq, ...part, part: ContentPart });
 export const ContentPartDone = z.object({ type: z.literal('response.content_part.done'), ...seq, ...part, part: ContentPart });
 
-export const OutputTextDelta = z.object({ type: z.literal('response.output_text.delta'), ...seq, ...part, delta: z.string(), logprobs: z.array(z.never()) });
+export const OutputTextDelta = z.object({ type: z.literal('response.output_text.delta'), ...seq, ...part, delta: z.string(), logprobs: z.array(z.never()), ...obfuscation });
 export const OutputTextDone = z.object({ type: z.literal('response.output_text.done'), ...seq, ...part, text: z.string(), logprobs: z.array(z.never()) });
 export const OutputTextAnnotationAdded = z.object({
   type: z.literal('response.output_text.annotation.added'),
@@ -36,10 +38,18 @@ export const OutputTextAnnotationAdded = z.object({
   annotation: UrlCitation,
 });
 
-export const ReasoningTextDelta = z.object({ type: z.literal('response.reasoning_text.delta'), ...seq, ...part, delta: z.string() });
+export const ReasoningTextDelta = z.object({ type: z.literal('response.reasoning_text.delta'), ...seq, ...part, delta: z.string(), ...obfuscation });
 export const ReasoningTextDone = z.object({ type: z.literal('response.reasoning_text.done'), ...seq, ...part, text: z.string() });
 
-export const FunctionCallArgumentsDelta = z.object({ type: z.literal('response.function_call_arguments.delta'), ...seq, ...at, delta: z.string() });
+/** Summary parts of a reasoning item, addressed by `summary_index` (OpenAI's names and order). */
+const summary = { ...at, summary_index: z.number().int() };
+const SummaryText = z.object({ type: z.literal('summary_text'), text: z.string() });
+export const ReasoningSummaryPartAdded = z.object({ type: z.literal('response.reasoning_summary_part.added'), ...seq, ...summary, part: SummaryText });
+export const ReasoningSummaryPartDone = z.object({ type: z.literal('response.reasoning_summary_part.done'), ...seq, ...summary, part: SummaryText });
+export const ReasoningSummaryTextDelta = z.object({ type: z.literal('response.reasoning_summary_text.delta'), ...seq, ...summary, delta: z.string(), ...obfuscation });
+export const ReasoningSummaryTextDone = z.object({ type: z.literal('response.reasoning_summary_text.done'), ...seq, ...summary, text: z.string() });
+
+export const FunctionCallArgumentsDelta = z.object({ type: z.literal('response.function_call_arguments.delta'), ...seq, ...at, delta: z.string(), ...obfuscation });
 export const FunctionCallArgumentsDone = z.object({
   type: z.literal('response.function_call_arguments.done'),
   ...seq,
@@ -52,7 +62,7 @@ const itemEvent = <T extends string>(type: T) => z.object({ type: z.literal(type
 export const CodeInterpreterInProgress = itemEvent('response.code_interpreter_call.in_progress');
 export const CodeInterpreterInterpreting = itemEvent('response.code_interpreter_call.interpreting');
 export const CodeInterpreterCompleted = itemEvent('response.code_interpreter_call.completed');
-export const CodeInterpreterCodeDelta = z.object({ type: z.literal('response.code_interpreter_call_code.delta'), ...seq, ...at, delta: z.string() });
+export const CodeInterpreterCodeDelta = z.object({ type: z.literal('response.code_interpreter_call_code.delta'), ...seq, ...at, delta: z.string(), ...obfuscation });
 export const CodeInterpreterCodeDone = z.object({ type: z.literal('response.code_interpreter_call_code.done'), ...seq, ...at, code: z.string() });
 export const WebSearchInProgress = itemEvent('response.web_search_call.in_progress');
 export const WebSearchSearching = itemEvent('response.web_search_call.searching');
@@ -84,6 +94,10 @@ export const StreamEvent = z.discriminatedUnion('type', [
   OutputTextAnnotationAdded,
   ReasoningTextDelta,
   ReasoningTextDone,
+  ReasoningSummaryPartAdded,
+  ReasoningSummaryPartDone,
+  ReasoningSummaryTextDelta,
+  ReasoningSummaryTextDone,
   FunctionCallArgumentsDelta,
   FunctionCallArgumentsDone,
   CodeInterpreterInProgress,

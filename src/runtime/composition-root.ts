@@ -14,6 +14,7 @@ import { createResponsesServer, type ResponsesServer } from '../server/responses
 import { RuntimeModelManager } from '../server/runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
+import { openIdbKeyStore } from '../store/key-store';
 import { createRuntimeTools } from '../tools/runtime-tools';
 import type { RuntimeToolsOptions } from '../tools/tools-config';
 import { createWllamaEngine, preferredEngine } from './wllama-runtime';
@@ -44,8 +45,9 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   });
   // `/v1/models` gives the sizes of the build this device loads (q4f32 without shader-f16),
   // so the GPU is detected first, while the store opens.
-  const [store, gpu] = await Promise.all([
+  const [store, keys, gpu] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
+    openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
   ]);
   // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`); its
@@ -58,5 +60,5 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   });
   // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm), [new WebLlmModels(webllm), new WllamaModels(wllama)]);
-  return createResponsesServer({ store, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu) });
+  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu) });
 }

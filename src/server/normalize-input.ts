@@ -7,19 +7,22 @@ import type { StoredItem } from '../protocol/output-items';
 import { invalidRequest, notFound } from '../shared/api-error';
 import { newId } from '../shared/ids';
 import { Codes } from '../shared/error-codes';
+import type { SealedReasoning } from './encrypted-reasoning';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
+/** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
+export type OpenSealed = (id: string, sealed: string, param: string) => Promise<SealedReasoning>;
 
-export async function normalizeInput(input: string | InputItem[] | undefined, findItem: FindItem): Promise<StoredItem[]> {
+export async function normalizeInput(input: string | InputItem[] | undefined, findItem: FindItem, openSealed?: OpenSealed): Promise<StoredItem[]> {
   if (input === undefined) return [];
   if (typeof input === 'string')
     return [{ type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
   const out: StoredItem[] = [];
-  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, findItem));
+  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, findItem, openSealed));
   return out;
 }
 
-async function normalizeItem(item: InputItem, i: number, findItem: FindItem): Promise<StoredItem> {
+async function normalizeItem(item: InputItem, i: number, findItem: FindItem, openSealed?: OpenSealed): Promise<StoredItem> {
   switch (item.type) {
     case 'message': {
       const id = item.id ?? newId('msg');
@@ -60,8 +63,15 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem): Pr
               ),
         status: 'completed',
       };
-    case 'reasoning':
-      return { type: 'reasoning', id: item.id ?? newId('rs'), summary: item.summary, content: item.content ?? [], status: 'completed' };
+    case 'reasoning': {
+      const id = item.id ?? newId('rs');
+      // Sealed reasoning is what the model thought: it replaces whatever plain parts came with it.
+      if (item.encrypted_content && openSealed) {
+        const sealed = await openSealed(item.id ?? '', item.encrypted_content, `input[${i}].encrypted_content`);
+        return { type: 'reasoning', id, summary: sealed.summary, content: sealed.content, status: 'completed' };
+      }
+      return { type: 'reasoning', id, summary: item.summary, content: item.content ?? [], status: 'completed' };
+    }
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);

@@ -7,6 +7,8 @@ import type { ParseEvent } from '../chat/chat-format';
 import type { CodeInterpreterCall, FunctionCall, OutputItem, OutputMessage, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
 import { newId } from '../shared/ids';
+import type { ReasoningSummary } from '../protocol/create-request';
+import { SummaryText } from './reasoning-summary';
 
 type Emit = (event: UnsequencedEvent) => void;
 
@@ -20,11 +22,13 @@ export interface BuilderHooks {
   onBuiltinCall?: (name: string, args: string) => void;
   /** Citations for a finished message's text. */
   annotate?: (text: string) => UrlCitation[];
+  /** `reasoning.summary`: reasoning items also get a `summary_text` part (see reasoning-summary.ts). */
+  summary?: ReasoningSummary;
 }
 
 type Open =
   | { kind: 'message'; index: number; item: OutputMessage; text: string }
-  | { kind: 'reasoning'; index: number; item: Reasoning; text: string };
+  | { kind: 'reasoning'; index: number; item: Reasoning; text: string; summary: SummaryText | null; summaryOpen: boolean };
 
 /**
  * Owns the output items: nothing outside changes them. Builtin calls, whose items change
@@ -124,6 +128,13 @@ export class OutputBuilder {
     const open = this.open as Extract<Open, { kind: 'reasoning' }>;
     open.text += text;
     this.emit({ type: 'response.reasoning_text.delta', item_id: open.item.id, output_index: open.index, content_index: 0, delta: text });
+    const added = open.summary?.push(text) ?? '';
+    if (added === '') return;
+    // The summary part opens with its first real text: whitespace-only reasoning has no summary.
+    const at = { item_id: open.item.id, output_index: open.index, summary_index: 0 };
+    if (!open.summaryOpen) this.emit({ type: 'response.reasoning_summary_part.added', ...at, part: { type: 'summary_text', text: '' } });
+    open.summaryOpen = true;
+    this.emit({ type: 'response.reasoning_summary_text.delta', ...at, delta: added });
   }
 
   private toolCall(name: string, args: string): void {
@@ -153,7 +164,8 @@ export class OutputBuilder {
     this.closeOpen('completed');
     const item: Reasoning = { type: 'reasoning', id: newId('rs'), summary: [], content: [], status: 'in_progress' };
     const index = this.output.push(item) - 1;
-    this.open = { kind: 'reasoning', index, item, text: '' };
+    const summary = this.hooks.summary ? new SummaryText(this.hooks.summary) : null;
+    this.open = { kind: 'reasoning', index, item, text: '', summary, summaryOpen: false };
     this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item, content: [] } });
     this.emit({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: { type: 'reasoning_text', text: '' } });
   }
@@ -177,6 +189,13 @@ export class OutputBuilder {
       this.emit({ type: 'response.reasoning_text.done', item_id: item.id, output_index: index, content_index: 0, text });
       this.emit({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
       open.item.content = [part];
+      if (open.summaryOpen && open.summary) {
+        const summary = { type: 'summary_text' as const, text: open.summary.value };
+        const at = { item_id: item.id, output_index: index, summary_index: 0 };
+        this.emit({ type: 'response.reasoning_summary_text.done', ...at, text: summary.text });
+        this.emit({ type: 'response.reasoning_summary_part.done', ...at, part: summary });
+        open.item.summary = [summary];
+      }
     }
     item.status = status;
     this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
@@ -188,7 +207,8 @@ export class OutputBuilder {
       const open = this.open;
       if (open && open.item === item) {
         if (open.kind === 'message') return { ...open.item, content: [{ type: 'output_text' as const, text: open.text, annotations: [] }] };
-        return { ...open.item, content: [{ type: 'reasoning_text' as const, text: open.text }] };
+        const summary = open.summaryOpen && open.summary ? [{ type: 'summary_text' as const, text: open.summary.value }] : [];
+        return { ...open.item, summary, content: [{ type: 'reasoning_text' as const, text: open.text }] };
       }
       return structuredClone(item);
     });

@@ -22,7 +22,9 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     output_text: '',
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: request.previous_response_id ?? null,
-    reasoning: request.reasoning ? { effort: request.reasoning.effort ?? null, summary: null } : null,
+    reasoning: request.reasoning
+      ? { effort: request.reasoning.effort ?? null, summary: request.reasoning.summary ?? request.reasoning.generate_summary ?? null }
+      : null,
     service_tier: 'default',
     store: request.store ?? true,
     temperature: request.temperature ?? 1,
@@ -30,14 +32,14 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     presence_penalty: 0,
     frequency_penalty: 0,
     top_logprobs: 0,
-    text: { format: request.text?.format ?? { type: 'text' }, verbosity: 'medium' },
+    text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
     tools: (request.tools ?? []).map((tool) =>
       tool.type === 'function'
         ? { ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? true }
         : tool,
     ),
-    truncation: 'disabled',
+    truncation: request.truncation ?? 'disabled',
     usage: null,
     ...(request.user !== undefined ? { user: request.user } : {}),
     metadata: request.metadata ?? {},

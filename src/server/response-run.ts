@@ -67,6 +67,7 @@ export class ResponseRun {
       builtinNames: plan.builtinNames,
       onBuiltinCall: (name, args) => this.pending.push(beginBuiltinCall(this.builder, name, args, plan.containerId)),
       annotate: (text) => citationsFor(text, this.pages),
+      ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
     });
     this.done = this.execute();
   }

@@ -24,6 +24,8 @@ import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
 import { modelTable, type ServerState } from './server-state';
 import { Codes } from '../shared/error-codes';
+import { memoryKeyStore, type KeyStore } from '../store/key-store';
+import { reasoningSealer } from './encrypted-reasoning';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;
@@ -48,6 +50,11 @@ export interface ResponsesServerOptions {
   preferredEngine?: string;
   /** How long stored responses are kept (default: 90 days, 200 MB; see retention.ts). */
   retention?: RetentionPolicy;
+  /**
+   * Where the key that seals reasoning `encrypted_content` is kept (store/key-store.ts).
+   * Default: a key in memory, so sealed reasoning opens only while this server lives.
+   */
+  keys?: KeyStore;
 }
 
 export interface ResponsesServer {
@@ -58,8 +65,12 @@ export interface ResponsesServer {
 
 type Handler = (state: ServerState, request: Request, url: URL, params: string[]) => Promise<Response> | Response;
 
-/** Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405. */
-const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
+/**
+ * Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405 —
+ * except where the path segment may be an endpoint name we do not have rather than an id
+ * (`POST /v1/responses/compact`): that is an unknown URL, a 404, as OpenAI answers.
+ */
+const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' }> = [
   { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
   {
     pattern: /^\/v1\/responses\/([^/]+)$/,
@@ -67,6 +78,7 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler> }> = [
       GET: (s, r, u, [id]) => retrieveResponse(s, id!, u, r.signal),
       DELETE: (s, _r, _u, [id]) => deleteResponse(s, id!),
     },
+    otherMethods: 'unknown_url',
   },
   { pattern: /^\/v1\/responses\/([^/]+)\/cancel$/, methods: { POST: (s, _r, _u, [id]) => cancelResponse(s, id!) } },
   { pattern: /^\/v1\/responses\/([^/]+)\/input_items$/, methods: { GET: (s, _r, u, [id]) => listInputItems(s, id!, u) } },
@@ -90,6 +102,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     now,
     flushMs: options.flushMs ?? 50,
     tools: options.tools ?? {},
+    sealer: reasoningSealer(options.keys ?? memoryKeyStore()),
     maxToolRounds: options.maxToolRounds ?? 8,
     retention: options.retention ?? DEFAULT_RETENTION,
     retentionRanAt: 0,
@@ -112,6 +125,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
           const match = route.pattern.exec(url.pathname);
           if (!match) continue;
           const handler = route.methods[request.method];
+          if (!handler && route.otherMethods === 'unknown_url') break;
           if (!handler)
             throw new ApiError({
               status: 405,

@@ -8,9 +8,11 @@
 import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } from '../chat/chat-format';
 import { thinkingFromEffort } from '../chat/thinking-from-effort';
 import type { GenerateRequest } from '../engine/engine';
-import type { CreateResponseRequest } from '../protocol/create-request';
+import type { CreateResponseRequest, ReasoningSummary } from '../protocol/create-request';
 import { BUILTIN_BY_NAME, modelTools } from './builtin-functions';
 import type { Includes } from './include-filter';
+import { toolsInPlay } from './allowed-tools';
+import { withVerbosity } from './verbosity';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
 export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;
@@ -40,6 +42,8 @@ export interface RunPlan {
   singleCall: boolean;
   /** Where this conversation's Python state lives. */
   containerId: string;
+  /** `reasoning.summary` (or its old name `generate_summary`); absent = no summaries. */
+  reasoningSummary?: ReasoningSummary;
   /** What the client asked to see (`include`). */
   include: Includes;
   /** Persist the response (`store !== false`). */
@@ -59,12 +63,12 @@ export interface RunPlanSource {
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
 export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds }: RunPlanSource): RunPlan {
-  const tools = request.tool_choice === 'none' ? [] : modelTools(request.tools ?? []);
+  const tools = modelTools(toolsInPlay(request));
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
   const render = (items: readonly ConversationItem[]): Rendered =>
     format.render({
-      instructions: request.instructions,
+      instructions: withVerbosity(request.instructions, request.text?.verbosity),
       items: [...items],
       tools,
       ...(enableThinking !== undefined ? { enableThinking } : {}),
@@ -74,10 +78,11 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     ...(enableThinking !== undefined ? { enableThinking } : {}),
     ...(request.temperature != null ? { temperature: request.temperature } : {}),
     ...(request.top_p != null ? { topP: request.top_p } : {}),
-    ...(choice === 'required' ? { toolChoice: 'required' as const } : typeof choice === 'object' ? { toolChoice: { name: choice.name } } : {}),
+    ...toolChoiceOf(choice),
     ...jsonConstraint(request),
   };
   const background = request.background ?? false;
+  const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
   const toolNames = new Set(tools.map((t) => t.name));
   return {
     model: request.model,
@@ -93,10 +98,18 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     maxToolRounds,
     singleCall: request.parallel_tool_calls === false,
     containerId,
+    ...(reasoningSummary ? { reasoningSummary } : {}),
     include: new Set(request.include ?? []),
     persist: request.store ?? true,
     logEvents: (request.stream ?? false) || background,
   };
+}
+
+function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>): Pick<GenerateRequest, 'toolChoice'> {
+  if (choice === 'required') return { toolChoice: 'required' };
+  if (typeof choice !== 'object') return {};
+  if (choice.type === 'function') return { toolChoice: { name: choice.name } };
+  return choice.mode === 'required' ? { toolChoice: 'required' } : {};
 }
 
 function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {

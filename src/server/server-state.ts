@@ -9,6 +9,7 @@ import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
 import type { RetentionPolicy } from './retention';
 import { Codes } from '../shared/error-codes';
+import type { ReasoningSealer } from './encrypted-reasoning';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -25,6 +26,8 @@ export interface ServerState {
   /** Unix seconds. */
   now: () => number;
   flushMs: number;
+  /** Seals and opens reasoning items' `encrypted_content` with this origin's key. */
+  sealer: ReasoningSealer;
   /** Builtin tool implementations this runtime has. */
   tools: ToolPorts;
   /** Download/cache/status for `/v1/local/*`; absent in runtimes without real models. */

@@ -25,6 +25,8 @@ export const Codes = {
   invalidJsonSchema: 'invalid_json_schema',
   contextLengthExceeded: 'context_length_exceeded',
   unsupportedTool: 'unsupported_tool',
+  /** A reasoning item's `encrypted_content` was not sealed by this origin's key for this item (OpenAI's name). */
+  invalidEncryptedContent: 'invalid_encrypted_content',
   // Routing and lookups.
   unknownUrl: 'unknown_url',
   methodNotAllowed: 'method_not_allowed',

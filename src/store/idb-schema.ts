@@ -48,9 +48,14 @@ export interface ResponsesDB extends DBSchema {
     key: [string, number];
     value: EventRow;
   };
+  /** Secret keys of this origin, by purpose (`reasoning`: see key-store.ts). Non-extractable CryptoKeys. */
+  keys: {
+    key: string;
+    value: CryptoKey;
+  };
 }
 
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
 /** Runs every migration from `oldVersion` up to DB_VERSION. */
 export function migrate(db: IDBPDatabase<ResponsesDB>, oldVersion: number): void {
@@ -61,5 +66,8 @@ export function migrate(db: IDBPDatabase<ResponsesDB>, oldVersion: number): void
     const items = db.createObjectStore('items', { keyPath: ['response_id', 'side', 'position'] });
     items.createIndex('by-item-id', 'item_id');
     db.createObjectStore('events', { keyPath: ['response_id', 'sequence_number'] });
+  }
+  if (oldVersion < 2) {
+    db.createObjectStore('keys');
   }
 }

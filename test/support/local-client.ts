@@ -9,6 +9,7 @@ import type { Engine } from '../../src/engine/engine';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { createResponsesServer, type ResponsesServer, type ResponsesServerOptions } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
+import { openIdbKeyStore, type KeyStore } from '../../src/store/key-store';
 import type { ResponseStore } from '../../src/store/response-store';
 import type { ToolPorts } from '../../src/server/tool-ports';
 import { readSse } from '../../src/protocol/sse';
@@ -22,6 +23,8 @@ export interface LocalClient {
   client: OpenAI;
   server: ResponsesServer;
   store: ResponseStore;
+  /** The origin's key store (in the same fake-indexeddb database). */
+  keys: KeyStore;
   dbName: string;
   /** Raw HTTP against the server (for malformed requests the SDK would not send). */
   http(path: string, init?: RequestInit): Promise<Response>;
@@ -49,8 +52,10 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   const dbName = options.dbName ?? `test-${process.pid}-${Date.now()}-${counter++}`;
   const opened = await openIdbStore({ name: dbName });
   const store = options.wrapStore ? options.wrapStore(opened) : opened;
+  const keys = await openIdbKeyStore({ name: dbName });
   const server = await createResponsesServer({
     store,
+    keys,
     engines: [options.engine ?? new ScriptedEngine()],
     formats: chatFormats,
     flushMs: 5,
@@ -70,6 +75,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     client,
     server,
     store,
+    keys,
     dbName,
     http: (path, init) => fetch(`http://local.test${path}`, init),
     specViolations,
@@ -145,6 +151,7 @@ export async function closeAndCheck(local: LocalClient): Promise<void> {
   await local.server.close();
   await local.checked();
   local.store.close();
+  local.keys.close();
   if (local.specViolations.length) throw new Error(`Answers that do not match the Open Responses document:\n${local.specViolations.join('\n')}`);
 }
 

@@ -5,6 +5,7 @@ import { invalidRequest } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import { isWebSearch } from '../builtin-functions';
+import { checkAllowedTools } from '../allowed-tools';
 import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
 import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
@@ -13,6 +14,8 @@ import { buildRunPlan } from '../run-plan';
 import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
+import { obfuscated } from '../obfuscation';
+import { sealEvents, sealResponse } from '../sealed-output';
 import { readJsonBody } from './read-json';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
@@ -34,7 +37,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   checkBuiltinTools(state, request);
 
   const history = await chainItems(state.store, request.previous_response_id);
-  const input = await normalizeInput(request.input, (id) => state.store.findItem(id));
+  const input = await normalizeInput(request.input, (id) => state.store.findItem(id), (id, sealed, param) => state.sealer.open(id, sealed, param));
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
@@ -89,9 +92,12 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
   const { include } = plan;
-  if (request.stream) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
-  if (background) return Response.json(presentResponse(run.snapshot(), include));
-  return Response.json(presentResponse(await run.done, include));
+  if (request.stream) {
+    const events = sealEvents(presentEvents(run.log.follow(-1), include), include, state.sealer);
+    return sseResponse(request.stream_options?.include_obfuscation ? obfuscated(events) : events, disconnect);
+  }
+  if (background) return Response.json(await sealResponse(presentResponse(run.snapshot(), include), include, state.sealer));
+  return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {
@@ -100,6 +106,7 @@ function checkToolChoice(request: CreateResponseRequest): void {
   if (choice === 'required' && (request.tools ?? []).length > 0) return;
   if (choice === 'required' && names.size === 0)
     throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
   if (typeof choice === 'object' && !names.has(choice.name))
     throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
 }

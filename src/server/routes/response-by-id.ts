@@ -5,6 +5,7 @@ import type { ServerState } from '../server-state';
 import { includesFromQuery, presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { Codes } from '../../shared/error-codes';
+import { sealEvents, sealResponse } from '../sealed-output';
 
 function missing(id: string) {
   return notFound(`Response with id '${id}' not found.`, null, null);
@@ -25,7 +26,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
     throw invalidRequest(`Invalid value for 'stream': expected 'true' or 'false', got '${stream}'.`, 'stream', Codes.invalidValue);
   const include = includesFromQuery(url);
   const response = await current(state, id);
-  if (stream !== 'true') return Response.json(presentResponse(response, include));
+  if (stream !== 'true') return Response.json(await sealResponse(presentResponse(response, include), include, state.sealer));
 
   const rawAfter = url.searchParams.get('starting_after');
   const after = rawAfter === null ? -1 : Number(rawAfter);
@@ -34,7 +35,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   // The live log holds every event of a running response from 0, so it alone is exact;
   // a finished one replays from storage (it was persisted before the run left the table).
   const run = state.runs.get(id);
-  if (run) return sseResponse(presentEvents(run.log.follow(after, signal), include));
+  if (run) return sseResponse(sealEvents(presentEvents(run.log.follow(after, signal), include), include, state.sealer));
   const events = await state.store.events(id, after);
   if (events.length === 0 && !(await state.store.events(id, -1)).length)
     throw invalidRequest(
@@ -42,7 +43,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
       'stream',
       Codes.noEventLog,
     );
-  return sseResponse(presentEvents(fromArray(events), include));
+  return sseResponse(sealEvents(presentEvents(fromArray(events), include), include, state.sealer));
 }
 
 async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
