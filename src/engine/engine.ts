@@ -107,6 +107,11 @@ export interface Engine {
   readonly deltaWindowMs?: number;
   models(): ModelInfo[];
   /**
+   * True when `countTokens` is the model's own count (its tokenizer, or — for the scripted
+   * model — its definition of a token); absent/false when it is an estimate.
+   */
+  readonly exactTokenCounts?: boolean;
+  /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.
    */

@@ -75,6 +75,9 @@ export class ScriptedEngine implements Engine {
   }
 
   /** ceil(prompt characters / 4): the prompt is the text this model is shown. */
+  /** Its tokens are defined as 4 characters of the prompt: the count is exact by definition. */
+  readonly exactTokenCounts: boolean = true;
+
   async countTokens(_model: string, input: Rendered): Promise<number> {
     return Math.ceil(input.prompt.length / 4);
   }

@@ -19,6 +19,7 @@ import { deleteCachedModel, loadModel, localStatus } from './routes/local-models
 import { listStoredResponses, prune, pruneNow, storageSummary } from './routes/local-storage';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { createResponse } from './routes/create-response';
+import { countInputTokens } from './routes/input-tokens';
 import { listInputItems } from './routes/list-input-items';
 import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
@@ -72,6 +73,7 @@ type Handler = (state: ServerState, request: Request, url: URL, params: string[]
  */
 const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' }> = [
   { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
+  { pattern: /^\/v1\/responses\/input_tokens$/, methods: { POST: (s, r) => countInputTokens(s, r) } },
   {
     pattern: /^\/v1\/responses\/([^/]+)$/,
     methods: {

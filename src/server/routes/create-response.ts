@@ -10,17 +10,31 @@ import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
 import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
-import { buildRunPlan } from '../run-plan';
-import { lookupModel, type ServerState } from '../server-state';
+import { buildRunPlan, type RunPlan } from '../run-plan';
+import { lookupModel, type ServedModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { obfuscated } from '../obfuscation';
 import { sealEvents, sealResponse } from '../sealed-output';
 import { readJsonBody } from './read-json';
+import type { ConversationItem } from '../../chat/chat-format';
+import { truncateToFit } from '../truncate-conversation';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
-export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
+/** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
+export interface PreparedRequest {
+  request: CreateResponseRequest;
+  model: ServedModel;
+  /** The new input as it is stored. */
+  input: StoredItem[];
+  plan: RunPlan;
+  /** The plan's first-round input in the model's tokens (`Engine.countTokens`). */
+  promptTokens: number;
+}
+
+/** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
+export async function prepareRequest(state: ServerState, httpRequest: Request): Promise<PreparedRequest> {
   const body = await readJsonBody(httpRequest);
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
@@ -44,14 +58,23 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   const conversation = toConversation([...history, ...input]);
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
-  const plan = buildRunPlan({
-    request,
-    format: model.format,
-    conversation,
-    containerId: containerFor(request, history),
-    maxToolRounds: state.maxToolRounds,
-  });
-  const promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  const containerId = containerFor(request, history);
+  const planFor = (items: readonly ConversationItem[]) =>
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds });
+  let plan = planFor(conversation);
+  let promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
+    const measure = (items: ConversationItem[]) => model.engine.countTokens(model.info.id, planFor(items).input);
+    plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
+    promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  }
+  return { request, model, input, plan, promptTokens };
+}
+
+export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
+  const { request, model, input, plan, promptTokens } = await prepareRequest(state, httpRequest);
+  const background = request.background ?? false;
+  const store = request.store ?? true;
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
