@@ -115,11 +115,17 @@ export async function statelessEncryptedReasoning() {
   };
 }
 
+/** Logprobs as the provider asks for them (`top_logprobs` + the include); the error if refused. */
 export async function logprobs() {
-  const { model, maxRetries } = setup();
-  const result = await generateText({ model, maxRetries, providerOptions: { openai: { logprobs: 2 } }, prompt: script('Hi there') });
-  const logprobs = result.providerMetadata?.openai?.logprobs as { token: string; logprob: number; top_logprobs: unknown[] }[][] | undefined;
-  return { text: result.text, logprobs };
+  const { model, maxRetries, requests } = setup();
+  let text: string | undefined;
+  let logprobs: { token: string; logprob: number; top_logprobs: unknown[] }[][] | undefined;
+  const error = await caught(async () => {
+    const result = await generateText({ model, maxRetries, providerOptions: { openai: { logprobs: 2 } }, prompt: script('Hi there') });
+    text = result.text;
+    logprobs = result.providerMetadata?.openai?.logprobs as typeof logprobs;
+  });
+  return { text, logprobs, error, sent: { top_logprobs: requests[0]?.body?.top_logprobs, include: requests[0]?.body?.include } };
 }
 
 export async function failure() {

@@ -133,10 +133,20 @@ export async function statelessEncryptedReasoning() {
   };
 }
 
+/**
+ * ChatOpenAI's `logprobs`/`topLogprobs` fields are sent on Chat Completions only; on the
+ * Responses API they go in `modelKwargs`. Returns the error if refused.
+ */
 export async function logprobs() {
-  const { llm } = setup({ logprobs: true, topLogprobs: 2 });
-  const reply = await llm.invoke([new HumanMessage(script('Hi there'))]);
-  return { text: reply.text, logprobs: reply.response_metadata.logprobs as { token: string; logprob: number; top_logprobs: unknown[] }[] | undefined };
+  const { llm, requests } = setup({ modelKwargs: { top_logprobs: 2, include: ['message.output_text.logprobs'] } });
+  let text: string | undefined;
+  let logprobs: { token: string; logprob: number; top_logprobs: unknown[] }[] | undefined;
+  const error = await caught(async () => {
+    const reply = await llm.invoke([new HumanMessage(script('Hi there'))]);
+    text = reply.text;
+    logprobs = reply.response_metadata.logprobs as typeof logprobs;
+  });
+  return { text, logprobs, error, sent: { top_logprobs: requests[0]?.body?.top_logprobs, include: requests[0]?.body?.include } };
 }
 
 export async function failure() {

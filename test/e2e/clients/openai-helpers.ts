@@ -86,15 +86,20 @@ export async function reasoningStreamed() {
   };
 }
 
+/** Logprobs through `stream()`; the error if refused. */
 export async function logprobsStreamed() {
   const { client } = setup();
-  const stream = client.responses.stream({ model: MODEL, input: script('Hi there'), top_logprobs: 2, include: ['message.output_text.logprobs'] });
   const deltaLogprobs: number[] = [];
-  stream.on('response.output_text.delta', (event) => deltaLogprobs.push(event.logprobs.length));
-  const final = await stream.finalResponse();
-  const message = final.output.find((item) => item.type === 'message');
+  let final: OpenAI.Responses.Response | undefined;
+  const error = await caught(async () => {
+    const stream = client.responses.stream({ model: MODEL, input: script('Hi there'), top_logprobs: 2, include: ['message.output_text.logprobs'] });
+    stream.on('response.output_text.delta', (event) => deltaLogprobs.push(event.logprobs.length));
+    final = await stream.finalResponse();
+  });
+  const response = final as OpenAI.Responses.Response | undefined;
+  const message = response?.output.find((item) => item.type === 'message');
   const part = message && message.type === 'message' ? message.content[0] : undefined;
-  return { text: final.output_text, deltaLogprobs, logprobs: part && part.type === 'output_text' ? part.logprobs : undefined };
+  return { text: response?.output_text, deltaLogprobs, logprobs: part && part.type === 'output_text' ? part.logprobs : undefined, error };
 }
 
 /**
