@@ -55,10 +55,34 @@ test('structured output: outputType (zod) comes back parsed', async () => {
   expect(result.finalOutput).toEqual({ city: 'Paris', celsius: 21 });
 });
 
-test('reasoning: the reasoning item reaches the run result', async () => {
-  const result = await page.evaluate(() => window.agentsScenarios!.reasoning());
+test('reasoning summary: the reasoning item shows the summary (and keeps the raw reasoning)', async () => {
+  const result = await page.evaluate(() => window.agentsScenarios!.reasoning({ reasoning: { summary: 'auto' } }));
   expect(result.finalOutput).toBe('Hello!');
+  expect(result.summaries).toEqual(['The user wants a greeting.']);
   expect(result.rawReasoning).toEqual(['The user wants a greeting.']);
+});
+
+test('reasoning summary, streamed: summary deltas, then the reasoning item event', async () => {
+  const result = await page.evaluate(() => window.agentsScenarios!.reasoningStreamed({ reasoning: { summary: 'auto' } }));
+  expect(result.finalOutput).toBe('Hello!');
+  expect(result.summaryDeltas.join('')).toBe('The user wants a greeting.');
+  expect(result.runEvents).toEqual(['reasoning_item_created', 'message_output_created']);
+});
+
+test('store: false chain: encrypted reasoning is carried back, no previous_response_id, the round trip completes', async () => {
+  const result = await page.evaluate(() => window.agentsScenarios!.statelessEncryptedReasoning());
+  expect(result.firstRequest).toEqual({ store: false, include: ['reasoning.encrypted_content'] });
+  expect(result.previousResponseIds).toEqual([null, null]);
+  expect(result.carriedEncrypted).toEqual([true]);
+  expect(result.toolCalls).toEqual([{ city: 'Paris' }]);
+  expect(result.finalOutput).toBe('Paris is clear.');
+});
+
+// The local engines do not report token probabilities yet: the request is refused and the
+// SDK throws the 400. (When they do, assert on the message's logprobs here.)
+test('logprobs: refused with a 400 that names the include value', async () => {
+  const error = await page.evaluate(() => window.agentsScenarios!.logprobs());
+  expect(error).toMatchObject({ status: 400, code: 'invalid_value', message: expect.stringContaining('message.output_text.logprobs') });
 });
 
 test('a failed response surfaces as an error (plain and streamed)', async () => {

@@ -97,6 +97,33 @@ export async function reasoningStreamed(modelSettings?: ModelSettings) {
   return { finalOutput: stream.finalOutput, summaryDeltas, runEvents };
 }
 
+/**
+ * Stateless chain: `store: false` with the encrypted reasoning included; the SDK keeps the
+ * conversation itself and sends the reasoning item (with its encrypted content) back.
+ */
+export async function statelessEncryptedReasoning() {
+  const { agent, requests, toolCalls } = setup({
+    modelSettings: { store: false, reasoning: { summary: 'auto' }, providerData: { include: ['reasoning.encrypted_content'] } },
+  });
+  const steps = [`<think>Weather needs a lookup.</think>${toolCall('get_weather', { city: 'Paris' })}`, 'Paris is clear.'];
+  const result = await run(agent, script(steps));
+  const second = requests[1]?.body;
+  const carried = ((second?.input as { type?: string; encrypted_content?: string }[] | undefined) ?? []).filter((item) => item.type === 'reasoning');
+  return {
+    finalOutput: result.finalOutput,
+    toolCalls,
+    firstRequest: { store: requests[0]?.body?.store, include: requests[0]?.body?.include },
+    previousResponseIds: requests.map((r) => r.body?.previous_response_id ?? null),
+    carriedEncrypted: carried.map((item) => typeof item.encrypted_content === 'string' && item.encrypted_content.length > 0),
+  };
+}
+
+/** Logprobs asked for through providerData; the error if refused. */
+export async function logprobs() {
+  const { agent } = setup({ tools: false, modelSettings: { providerData: { top_logprobs: 2, include: ['message.output_text.logprobs'] } } });
+  return caught(() => run(agent, script('Hi there')));
+}
+
 export async function failure() {
   const { agent } = setup({ tools: false });
   return caught(() => run(agent, script('this answer breaks off', { fail_after: 2 })));
