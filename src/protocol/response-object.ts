@@ -20,10 +20,17 @@ export const Usage = z.object({
 });
 export type Usage = z.infer<typeof Usage>;
 
-/** `code` is one of the SDK's ResponseError codes; the message says what to do. */
+/**
+ * `code` is one of the SDK's ResponseError codes; the message says what to do. `type` and
+ * `param` are the original error's, as OpenAI sends them: the AI SDK rejects a failed
+ * response whose error has no `type` string. Optional only so that rows stored before they
+ * existed still read.
+ */
 export const ResponseErrorInfo = z.object({
   code: z.enum(['server_error', 'rate_limit_exceeded', 'invalid_prompt']),
   message: z.string(),
+  type: z.string().optional(),
+  param: z.string().nullable().optional(),
 });
 export type ResponseErrorInfo = z.infer<typeof ResponseErrorInfo>;
 

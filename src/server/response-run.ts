@@ -8,7 +8,7 @@
  */
 import type { ConversationItem, ParseEvent, Rendered } from '../chat/chat-format';
 import type { Engine, FinishReason } from '../engine/engine';
-import type { ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
+import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
 import { describeError, toApiErrorData } from '../shared/api-error';
@@ -181,7 +181,7 @@ export class ResponseRun {
     } catch (err) {
       if (signal.aborted) return this.finish(this.stopped());
       const data = toApiErrorData(err);
-      return this.finish({ status: 'failed', error: { code: Codes.serverError, message: data.message } });
+      return this.finish({ status: 'failed', error: { code: Codes.serverError, type: data.type, param: data.param, message: data.message } });
     } finally {
       release();
     }
@@ -196,7 +196,7 @@ export class ResponseRun {
       case 'delete':
         return { status: 'cancelled', deleted: true };
       default:
-        return { status: 'failed', error: { code: Codes.serverError, message: INTERRUPTED } };
+        return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: INTERRUPTED } };
     }
   }
 
@@ -355,7 +355,7 @@ interface RoundResult {
 
 interface Outcome {
   status: ResponseStatus;
-  error?: { code: 'server_error'; message: string };
+  error?: ResponseErrorInfo & { code: 'server_error' };
   reason?: 'max_output_tokens';
   usage?: Usage;
   deleted?: boolean;

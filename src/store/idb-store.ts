@@ -163,7 +163,7 @@ class IdbStore implements ResponseStore {
       const response: ResponseObject = {
         ...stored.response,
         status: 'failed',
-        error: { code: Codes.serverError, message },
+        error: { code: Codes.serverError, type: 'server_error', param: null, message },
         // Items without a status (MCP tool lists, approval requests) are whole when written.
         output: output.map((item) => (!('status' in item) || item.status === 'completed' ? item : ({ ...item, status: 'incomplete' as const } as typeof item))),
       };

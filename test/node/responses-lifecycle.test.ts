@@ -171,6 +171,12 @@ describe('failures and limits', () => {
     expect(stored.error?.code).toBe('server_error');
   });
 
+  test('a failed response carries the error type and param, as OpenAI sends them (the AI SDK requires type)', async () => {
+    const failed = await local.client.responses.create({ model: 'test-scripted', input: script('w'.repeat(40), { fail_after: 2 }) });
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ code: 'server_error', type: 'server_error', param: null, message: expect.stringContaining('scripted failure') });
+  });
+
   test('a client that disconnects from a foreground stream stops it; it is stored incomplete', async () => {
     const stream = await local.client.responses.create({ model: 'test-scripted', input: script('q'.repeat(300), { delay_ms: 3, chunk: 1 }), stream: true });
     let id = '';
