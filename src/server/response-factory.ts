@@ -2,6 +2,7 @@
 import type { CreateResponseRequest } from '../protocol/create-request';
 import type { McpTool } from '../protocol/create-request';
 import type { McpToolEcho, ResponseObject, ResponseStatus } from '../protocol/response-object';
+import { Codes } from '../shared/error-codes';
 
 export function initialResponse(id: string, request: CreateResponseRequest, status: ResponseStatus, now: number): ResponseObject {
   return {
@@ -61,7 +62,7 @@ export function unreadableResponse(id: string, reason: string, salvage: Partial<
     ...initialResponse(id, { model }, 'failed', created),
     background: salvage?.background === true,
     error: {
-      code: 'server_error',
+      code: Codes.serverError,
       message: `This response was cut off by an earlier runtime and its stored copy could not be read back (${reason}); its output is lost. Send the request again.`,
     },
   };

@@ -4,17 +4,8 @@
  * `tool_choice: allowed_tools`. The scripted model records what it is given.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { GenerateRequest, Generation } from '../../src/engine/engine';
-import { ScriptedEngine } from '../../src/engine/scripted-engine';
+import { RecordingEngine } from '../fakes/recording-engine';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
-
-class RecordingEngine extends ScriptedEngine {
-  readonly requests: GenerateRequest[] = [];
-  override generate(request: GenerateRequest): Generation {
-    this.requests.push(request);
-    return super.generate(request);
-  }
-}
 
 let local: LocalClient;
 let engine: RecordingEngine;

@@ -4,13 +4,13 @@
  * derives nothing from the request again. The engine is the scripted one, recording what
  * each round gives it; Python is a fake at the ToolPorts boundary.
  */
+import { RecordingEngine } from '../fakes/recording-engine';
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { ConversationItem, Rendered } from '../../src/chat/chat-format';
 import { qwenFormat } from '../../src/chat/qwen-format';
 import { qwen3Format } from '../../src/chat/qwen3-format';
-import type { GenerateRequest, Generation } from '../../src/engine/engine';
-import { SCRIPTED_MODEL_ID, ScriptedEngine } from '../../src/engine/scripted-engine';
+import { SCRIPTED_MODEL_ID } from '../../src/engine/scripted-engine';
 import { CreateResponseRequest } from '../../src/protocol/create-request';
 import { EngineQueue } from '../../src/server/engine-queue';
 import { initialResponse } from '../../src/server/response-factory';
@@ -19,14 +19,6 @@ import { buildRunPlan, type RunPlan } from '../../src/server/run-plan';
 import { openIdbStore } from '../../src/store/idb-store';
 
 /** The scripted model, keeping every request it was given. */
-class RecordingEngine extends ScriptedEngine {
-  readonly requests: GenerateRequest[] = [];
-  override generate(request: GenerateRequest): Generation {
-    this.requests.push(request);
-    return super.generate(request);
-  }
-}
-
 const parse = (body: Record<string, unknown>) => CreateResponseRequest.parse({ model: SCRIPTED_MODEL_ID, ...body });
 const userSays = (text: string): ConversationItem[] => [{ type: 'message', role: 'user', text }];
 
