@@ -12,26 +12,20 @@ import { Codes } from '../shared/error-codes';
 
 /** Items of the whole chain ending at `previousId`, oldest first. */
 export async function chainItems(store: ResponseStore, previousId: string | null | undefined): Promise<StoredItem[]> {
-  const turns: StoredItem[][] = [];
-  let id = previousId ?? null;
-  let first = true;
-  while (id) {
-    const response = await store.get(id);
-    if (!response)
-      throw first
-        ? notFound(`Previous response with id '${id}' not found.`, 'previous_response_id', Codes.previousResponseNotFound)
-        : notFound(`Response '${id}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
-    if (first && !TERMINAL_STATUSES.has(response.status))
-      throw invalidRequest(
-        `Previous response with id '${id}' is still ${response.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
-        'previous_response_id',
-        Codes.previousResponseInProgress,
-      );
-    turns.unshift([...(await store.inputItems(id)), ...response.output]);
-    id = response.previous_response_id;
-    first = false;
-  }
-  return turns.flat();
+  if (!previousId) return [];
+  const turns = await store.chain(previousId);
+  const last = turns.at(-1)?.response;
+  if (!last) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id', Codes.previousResponseNotFound);
+  if (!TERMINAL_STATUSES.has(last.status))
+    throw invalidRequest(
+      `Previous response with id '${previousId}' is still ${last.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
+      'previous_response_id',
+      Codes.previousResponseInProgress,
+    );
+  const missing = turns[0]?.response.previous_response_id;
+  if (missing)
+    throw notFound(`Response '${missing}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
+  return turns.flatMap((turn) => [...turn.input, ...turn.response.output]);
 }
 
 function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {

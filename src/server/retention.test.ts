@@ -9,6 +9,7 @@ const s = (id: string, created_at: number, previous: string | null = null, bytes
   status,
   model: 'm',
   previous_response_id: previous,
+  conversation_id: null,
   bytes,
 });
 

@@ -1,10 +1,22 @@
 /** The IndexedDB schema and its migrations, in one place. */
-import type { DBSchema, IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 
-export interface ItemRow {
+/**
+ * Where a response sits in its `previous_response_id` tree: the tree's first response and
+ * how many turns lie before it. Rows of a whole tree (and their items) are one range of the
+ * `by-thread` indexes, so a turn reads its chain's context in O(1) reads, not two per turn.
+ * Absent on rows written before schema version 2 (and on their descendants): those chains
+ * are read turn by turn.
+ */
+export interface ThreadKey {
+  thread_root?: string;
+  thread_depth?: number;
+}
+
+export interface ItemRow extends ThreadKey {
   response_id: string;
   /** 0 = request input, 1 = model output: inputs sort before outputs within a response. */
   side: 0 | 1;
@@ -19,7 +31,7 @@ export interface EventRow {
   event: StreamEvent;
 }
 
-export interface ResponseRow {
+export interface ResponseRow extends ThreadKey {
   id: string;
   status: ResponseObject['status'];
   /** Unix seconds when the response reached a terminal status; absent while it runs. */
@@ -33,15 +45,41 @@ export interface ResponseRow {
   response: ResponseObject;
 }
 
+export interface ConversationRow {
+  id: string;
+  created_at: number;
+  metadata: Record<string, string>;
+  /** The position the next appended item takes (positions only grow; deleted items leave gaps). */
+  next_position: number;
+}
+
+export interface ConversationItemRow {
+  conversation_id: string;
+  position: number;
+  item_id: string;
+  item: StoredItem;
+}
+
 export interface ResponsesDB extends DBSchema {
   responses: {
     key: string;
     value: ResponseRow;
-    indexes: { 'by-status': string; 'by-finished-at': number };
+    indexes: { 'by-status': string; 'by-finished-at': number; 'by-thread': [string, number] };
   };
   items: {
     key: [string, number, number];
     value: ItemRow;
+    /** `by-thread`: [thread_root, side, thread_depth, position]: a tree's inputs, turn by turn. */
+    indexes: { 'by-item-id': string; 'by-thread': [string, number, number, number] };
+  };
+  conversations: {
+    key: string;
+    value: ConversationRow;
+  };
+  /** Keyed [conversation_id, position]: a conversation's items in order are one range. */
+  conversation_items: {
+    key: [string, number];
+    value: ConversationItemRow;
     indexes: { 'by-item-id': string };
   };
   events: {
@@ -50,10 +88,14 @@ export interface ResponsesDB extends DBSchema {
   };
 }
 
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 
-/** Runs every migration from `oldVersion` up to DB_VERSION. */
-export function migrate(db: IDBPDatabase<ResponsesDB>, oldVersion: number): void {
+/** Runs every migration from `oldVersion` up to DB_VERSION, inside the upgrade transaction `tx`. */
+export function migrate(
+  db: IDBPDatabase<ResponsesDB>,
+  oldVersion: number,
+  tx: IDBPTransaction<ResponsesDB, StoreNames<ResponsesDB>[], 'versionchange'>,
+): void {
   if (oldVersion < 1) {
     const responses = db.createObjectStore('responses', { keyPath: 'id' });
     responses.createIndex('by-status', 'status');
@@ -61,5 +103,14 @@ export function migrate(db: IDBPDatabase<ResponsesDB>, oldVersion: number): void
     const items = db.createObjectStore('items', { keyPath: ['response_id', 'side', 'position'] });
     items.createIndex('by-item-id', 'item_id');
     db.createObjectStore('events', { keyPath: ['response_id', 'sequence_number'] });
+  }
+  // Conversations (Conversations API) and the thread indexes that make a chain one range read.
+  // Existing rows have no thread fields, so they stay out of the indexes: nothing to backfill.
+  if (oldVersion < 2) {
+    db.createObjectStore('conversations', { keyPath: 'id' });
+    const items = db.createObjectStore('conversation_items', { keyPath: ['conversation_id', 'position'] });
+    items.createIndex('by-item-id', 'item_id');
+    tx.objectStore('responses').createIndex('by-thread', ['thread_root', 'thread_depth']);
+    tx.objectStore('items').createIndex('by-thread', ['thread_root', 'side', 'thread_depth', 'position']);
   }
 }
