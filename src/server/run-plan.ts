@@ -9,6 +9,7 @@ import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } f
 import { thinkingFromEffort } from '../chat/thinking-from-effort';
 import type { GenerateRequest } from '../engine/engine';
 import type { CreateResponseRequest } from '../protocol/create-request';
+import type { StoredItem } from '../protocol/output-items';
 import { BUILTIN_BY_NAME, modelTools } from './builtin-functions';
 import type { Includes } from './include-filter';
 
@@ -46,6 +47,11 @@ export interface RunPlan {
   persist: boolean;
   /** Keep an event log in storage (streamed or background responses). */
   logEvents: boolean;
+  /**
+   * The request's input as stored, when the response belongs to a conversation and is
+   * stored: it and the output are appended to the conversation when the run ends.
+   */
+  conversationInput: readonly StoredItem[] | null;
 }
 
 export interface RunPlanSource {
@@ -55,10 +61,12 @@ export interface RunPlanSource {
   conversation: readonly ConversationItem[];
   containerId: string;
   maxToolRounds: number;
+  /** The stored input, for a response in a conversation. */
+  conversationInput?: readonly StoredItem[];
 }
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
-export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds }: RunPlanSource): RunPlan {
+export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, conversationInput }: RunPlanSource): RunPlan {
   const tools = request.tool_choice === 'none' ? [] : modelTools(request.tools ?? []);
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
@@ -96,6 +104,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     include: new Set(request.include ?? []),
     persist: request.store ?? true,
     logEvents: (request.stream ?? false) || background,
+    conversationInput: conversationInput && (request.store ?? true) ? conversationInput : null,
   };
 }
 

@@ -24,6 +24,7 @@ export const Codes = {
   unsupportedParameter: 'unsupported_parameter',
   invalidJsonSchema: 'invalid_json_schema',
   contextLengthExceeded: 'context_length_exceeded',
+  mutuallyExclusiveParameters: 'mutually_exclusive_parameters',
   unsupportedTool: 'unsupported_tool',
   // Routing and lookups.
   unknownUrl: 'unknown_url',
@@ -33,6 +34,8 @@ export const Codes = {
   previousResponseNotFound: 'previous_response_not_found',
   previousResponseInProgress: 'previous_response_in_progress',
   noEventLog: 'no_event_log',
+  /** A conversation already has a turn running: its items would be appended out of order. */
+  conversationLocked: 'conversation_locked',
   // The runtime and its engines.
   serverError: 'server_error',
   runtimeError: 'runtime_error',

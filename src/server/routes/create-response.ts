@@ -14,6 +14,7 @@ import { lookupModel, type ServerState } from '../server-state';
 import { presentEvents, presentResponse } from '../include-filter';
 import { sseResponse } from '../sse-body';
 import { readJsonBody } from './read-json';
+import { conversationNotFound } from './conversations';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
@@ -33,7 +34,14 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   checkToolChoice(request);
   checkBuiltinTools(state, request);
 
-  const history = await chainItems(state.store, request.previous_response_id);
+  const conversationId = conversationIdOf(request);
+  if (conversationId !== null && request.previous_response_id)
+    throw invalidRequest(
+      "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.",
+      null,
+      Codes.mutuallyExclusiveParameters,
+    );
+  const history = conversationId !== null ? await conversationHistory(state, conversationId) : await chainItems(state.store, request.previous_response_id);
   const input = await normalizeInput(request.input, (id) => state.store.findItem(id));
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
@@ -47,6 +55,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
     conversation,
     containerId: containerFor(request, history),
     maxToolRounds: state.maxToolRounds,
+    ...(conversationId !== null ? { conversationInput: input } : {}),
   });
   const promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   if (promptTokens > model.info.context_window)
@@ -92,6 +101,29 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   if (request.stream) return sseResponse(presentEvents(run.log.follow(-1), include), disconnect);
   if (background) return Response.json(presentResponse(run.snapshot(), include));
   return Response.json(presentResponse(await run.done, include));
+}
+
+function conversationIdOf(request: CreateResponseRequest): string | null {
+  const { conversation } = request;
+  if (conversation === undefined || conversation === null) return null;
+  return typeof conversation === 'string' ? conversation : conversation.id;
+}
+
+/**
+ * A conversation's items, the context of its next turn (one range read). A turn still
+ * running would append after this one's context was read: the conversation is locked until it ends.
+ */
+async function conversationHistory(state: ServerState, id: string): Promise<StoredItem[]> {
+  for (const run of state.runs.values())
+    if (run.conversationId === id)
+      throw invalidRequest(
+        `Another response (${run.id}) is currently running in conversation '${id}'. Wait for it to finish (or cancel it), then send this turn again.`,
+        'conversation',
+        Codes.conversationLocked,
+      );
+  const items = await state.store.conversationItems(id);
+  if (!items) throw conversationNotFound(id, 'conversation');
+  return items;
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {
