@@ -13,19 +13,17 @@ import { Codes } from '../shared/error-codes';
 /** Items of the whole chain ending at `previousId`, oldest first. */
 export async function chainItems(store: ResponseStore, previousId: string | null | undefined): Promise<StoredItem[]> {
   if (!previousId) return [];
-  const turns = await store.chain(previousId);
-  const last = turns.at(-1)?.response;
-  if (!last) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id', Codes.previousResponseNotFound);
-  if (!TERMINAL_STATUSES.has(last.status))
+  const chain = await store.chain(previousId);
+  if (!chain) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id', Codes.previousResponseNotFound);
+  if (!TERMINAL_STATUSES.has(chain.last.status))
     throw invalidRequest(
-      `Previous response with id '${previousId}' is still ${last.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
+      `Previous response with id '${previousId}' is still ${chain.last.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
       'previous_response_id',
       Codes.previousResponseInProgress,
     );
-  const missing = turns[0]?.response.previous_response_id;
-  if (missing)
-    throw notFound(`Response '${missing}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
-  return turns.flatMap((turn) => [...turn.input, ...turn.response.output]);
+  if (chain.missing)
+    throw notFound(`Response '${chain.missing}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
+  return chain.turns.flatMap((turn) => [...turn.input, ...turn.output]);
 }
 
 function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {

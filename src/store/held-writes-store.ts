@@ -17,7 +17,7 @@ import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 import { ApiError, describeError } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
-import type { ChainTurn, ConversationAppend, ResponseStore } from './response-store';
+import type { Chain, ConversationAppend, ResponseStore } from './response-store';
 import type { ItemPage, ItemPageQuery, StoredConversation } from './conversation-store';
 
 export interface HeldWritesOptions {
@@ -110,9 +110,16 @@ export class HeldWritesStore implements ResponseStore {
     return this.#inner.inputItems(responseId);
   }
 
-  async chain(lastId: string): Promise<ChainTurn[]> {
-    const turns = await this.#inner.chain(lastId);
-    return turns.map((turn) => ({ ...turn, response: this.#held.get(turn.response.id)?.response ?? turn.response }));
+  async chain(lastId: string): Promise<Chain | undefined> {
+    const chain = await this.#inner.chain(lastId);
+    if (!chain) return undefined;
+    // A held snapshot is newer than the stored one (its terminal save, output included, may be the held write).
+    const held = (id: string) => this.#held.get(id)?.response ?? null;
+    return {
+      ...chain,
+      last: held(lastId) ?? chain.last,
+      turns: chain.turns.map((turn) => ({ ...turn, output: held(turn.id)?.output ?? turn.output })),
+    };
   }
 
   // Conversation writes are requests that have not started anything: storage full refuses them (507).

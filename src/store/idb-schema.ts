@@ -6,10 +6,10 @@ import type { StreamEvent } from '../protocol/stream-events';
 
 /**
  * Where a response sits in its `previous_response_id` tree: the tree's first response and
- * how many turns lie before it. Rows of a whole tree (and their items) are one range of the
- * `by-thread` indexes, so a turn reads its chain's context in O(1) reads, not two per turn.
- * Absent on rows written before schema version 2 (and on their descendants): those chains
- * are read turn by turn.
+ * how many turns lie before it. The items of a whole tree up to a depth are one range of the
+ * items' `by-thread` index, so a turn reads its chain's context in one range read, not two
+ * reads per turn. Absent on rows written before schema version 2 (and on their
+ * descendants): those chains are read turn by turn.
  */
 export interface ThreadKey {
   thread_root?: string;
@@ -17,6 +17,8 @@ export interface ThreadKey {
 }
 
 export interface ItemRow extends ThreadKey {
+  /** The item's response's `previous_response_id` (threaded rows only): the chain's path is walked on the items alone. */
+  thread_parent?: string | null;
   response_id: string;
   /** 0 = request input, 1 = model output: inputs sort before outputs within a response. */
   side: 0 | 1;
@@ -64,13 +66,13 @@ export interface ResponsesDB extends DBSchema {
   responses: {
     key: string;
     value: ResponseRow;
-    indexes: { 'by-status': string; 'by-finished-at': number; 'by-thread': [string, number] };
+    indexes: { 'by-status': string; 'by-finished-at': number };
   };
   items: {
     key: [string, number, number];
     value: ItemRow;
-    /** `by-thread`: [thread_root, side, thread_depth, position]: a tree's inputs, turn by turn. */
-    indexes: { 'by-item-id': string; 'by-thread': [string, number, number, number] };
+    /** `by-thread`: [thread_root, thread_depth]: a tree's items turn by turn (then by primary key: inputs, outputs). */
+    indexes: { 'by-item-id': string; 'by-thread': [string, number] };
   };
   conversations: {
     key: string;
@@ -104,13 +106,12 @@ export function migrate(
     items.createIndex('by-item-id', 'item_id');
     db.createObjectStore('events', { keyPath: ['response_id', 'sequence_number'] });
   }
-  // Conversations (Conversations API) and the thread indexes that make a chain one range read.
+  // Conversations (Conversations API) and the thread index that makes a chain one range read.
   // Existing rows have no thread fields, so they stay out of the indexes: nothing to backfill.
   if (oldVersion < 2) {
     db.createObjectStore('conversations', { keyPath: 'id' });
     const items = db.createObjectStore('conversation_items', { keyPath: ['conversation_id', 'position'] });
     items.createIndex('by-item-id', 'item_id');
-    tx.objectStore('responses').createIndex('by-thread', ['thread_root', 'thread_depth']);
-    tx.objectStore('items').createIndex('by-thread', ['thread_root', 'side', 'thread_depth', 'position']);
+    tx.objectStore('items').createIndex('by-thread', ['thread_root', 'thread_depth']);
   }
 }

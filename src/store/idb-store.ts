@@ -5,7 +5,7 @@ import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-obj
 import { replayOutput } from '../protocol/replay-output';
 import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ConversationRow, type ResponseRow, type ResponsesDB, type ThreadKey } from './idb-schema';
-import type { ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from './response-store';
+import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from './response-store';
 import type { ItemPage, ItemPageQuery, StoredConversation } from './conversation-store';
 import { Codes } from '../shared/error-codes';
 
@@ -42,6 +42,12 @@ function threadOf(key: ThreadKey): ThreadKey {
   return key.thread_root !== undefined && key.thread_depth !== undefined ? { thread_root: key.thread_root, thread_depth: key.thread_depth } : {};
 }
 
+/** Thread fields of an item row: the thread, and its response's parent for walking the path. */
+function threadItem(thread: ThreadKey, response: ResponseObject): ThreadKey & { thread_parent?: string | null } {
+  const key = threadOf(thread);
+  return key.thread_root !== undefined ? { ...key, thread_parent: response.previous_response_id } : {};
+}
+
 function itemRange(conversationId: string): IDBKeyRange {
   return IDBKeyRange.bound([conversationId, -Infinity], [conversationId, Infinity]);
 }
@@ -60,7 +66,7 @@ class IdbStore implements ResponseStore {
     await Promise.all([
       tx.objectStore('responses').add(row(response, undefined, performance.timeOrigin + performance.now(), thread)),
       ...inputItems.map((item, position) =>
-        tx.objectStore('items').put({ response_id: response.id, side: 0, position, item_id: item.id, item, ...thread }),
+        tx.objectStore('items').put({ response_id: response.id, side: 0, position, item_id: item.id, item, ...threadItem(thread, response) }),
       ),
       tx.done,
     ]);
@@ -81,7 +87,7 @@ class IdbStore implements ResponseStore {
     const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, undefined, existing.stored_at, thread))];
     if (terminal) {
       response.output.forEach((item, position) =>
-        writes.push(tx.objectStore('items').put({ response_id: response.id, side: 1, position, item_id: item.id, item, ...thread })),
+        writes.push(tx.objectStore('items').put({ response_id: response.id, side: 1, position, item_id: item.id, item, ...threadItem(thread, response) })),
       );
     }
     // The turn joins its conversation in this same transaction: whole, or (conversation deleted meanwhile) not at all.
@@ -114,42 +120,43 @@ class IdbStore implements ResponseStore {
     return (await this.db.get('responses', id))?.response;
   }
 
-  async chain(lastId: string): Promise<ChainTurn[]> {
+  async chain(lastId: string): Promise<Chain | undefined> {
     const tx = this.db.transaction(['responses', 'items'], 'readonly');
     const last = await tx.objectStore('responses').get(lastId);
     if (!last) {
       await tx.done;
-      return [];
+      return undefined;
     }
-    const byId = new Map<string, ResponseRow>([[last.id, last]]);
-    const inputs = new Map<string, StoredItem[]>();
+    // Threaded: every item of the tree up to this depth (sibling branches too), in one range read.
     const { thread_root: root, thread_depth: depth } = last;
-    const threaded = root !== undefined && depth !== undefined;
-    if (threaded) {
-      // The whole tree up to this depth (sibling branches included) in two range reads; the path is picked below.
-      const [rows, items] = await Promise.all([
-        tx.objectStore('responses').index('by-thread').getAll(IDBKeyRange.bound([root, 0], [root, depth])),
-        tx.objectStore('items').index('by-thread').getAll(IDBKeyRange.bound([root, 0, 0, 0], [root, 0, depth, Infinity])),
-      ]);
-      for (const r of rows) byId.set(r.id, r);
-      for (const item of items) {
-        const list = inputs.get(item.response_id) ?? [];
-        list.push(item.item);
-        inputs.set(item.response_id, list);
-      }
+    const rows = root !== undefined && depth !== undefined ? await tx.objectStore('items').index('by-thread').getAll(IDBKeyRange.bound([root, 0], [root, depth])) : [];
+    const byResponse = new Map<string, { parent: string | null; input: StoredItem[]; output: StoredItem[] }>();
+    for (const r of rows) {
+      const turn = byResponse.get(r.response_id) ?? { parent: r.thread_parent ?? null, input: [], output: [] };
+      (r.side === 0 ? turn.input : turn.output).push(r.item);
+      byResponse.set(r.response_id, turn);
     }
     const turns: ChainTurn[] = [];
-    for (let at: ResponseRow | undefined = last; at; ) {
-      // The range read covered every row of this thread; rows written before threads existed are read one turn at a time.
-      const covered = threaded && at.thread_root === root;
-      const input = inputs.get(at.id) ?? (covered ? [] : (await tx.objectStore('items').getAll(IDBKeyRange.bound([at.id, 0, 0], [at.id, 0, Infinity]))).map((r) => r.item));
-      turns.push({ response: at.response, input });
-      const parentId: string | null = at.response.previous_response_id;
-      if (!parentId) break;
-      at = byId.get(parentId) ?? (await tx.objectStore('responses').get(parentId));
+    let missing: string | null = null;
+    for (let id: string | null = lastId; id; ) {
+      const known = byResponse.get(id);
+      if (known) {
+        turns.push({ id, input: known.input, output: known.output });
+        id = known.parent;
+        continue;
+      }
+      // A turn with no items, or rows from before threads existed: read it on its own.
+      const found: ResponseRow | undefined = id === lastId ? last : await tx.objectStore('responses').get(id);
+      if (!found) {
+        missing = id;
+        break;
+      }
+      const input = (await tx.objectStore('items').getAll(IDBKeyRange.bound([id, 0, 0], [id, 0, Infinity]))).map((r) => r.item);
+      turns.push({ id, input, output: found.response.output });
+      id = found.response.previous_response_id;
     }
     await tx.done;
-    return turns.reverse();
+    return { last: last.response, turns: turns.reverse(), missing };
   }
 
   async delete(id: string): Promise<boolean> {

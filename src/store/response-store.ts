@@ -20,10 +20,19 @@ export interface StoredSummary {
   bytes: number;
 }
 
-/** One turn of a `previous_response_id` chain: the response and the input items of its request. */
+/** One turn of a `previous_response_id` chain: a response's input items and output. */
 export interface ChainTurn {
-  response: ResponseObject;
+  id: string;
   input: StoredItem[];
+  output: StoredItem[];
+}
+
+/** The chain ending at `last`, oldest turn first (`last`'s own turn included). */
+export interface Chain {
+  last: ResponseObject;
+  turns: ChainTurn[];
+  /** Where the chain is broken: an earlier response that no longer exists; null when whole. */
+  missing: string | null;
 }
 
 /**
@@ -47,12 +56,10 @@ export interface ResponseStore extends ConversationStore {
   delete(id: string): Promise<boolean>;
   inputItems(responseId: string): Promise<StoredItem[]>;
   /**
-   * The chain ending at `lastId`, oldest first, read in a constant number of range reads
-   * (rows of schema version 1 fall back to two reads per turn). It stops early where a
-   * response is missing: then the first turn's `previous_response_id` is not null. Empty
-   * when `lastId` itself does not exist.
+   * The chain ending at `lastId`, read in one range read of its thread's items (rows of
+   * schema version 1 fall back to two reads per turn). Undefined when `lastId` does not exist.
    */
-  chain(lastId: string): Promise<ChainTurn[]>;
+  chain(lastId: string): Promise<Chain | undefined>;
   /** Logged events with `sequence_number > after`, in order. */
   events(responseId: string, after: number): Promise<StreamEvent[]>;
   /** The most recent stored item with this id (input or output of any response). */

@@ -188,3 +188,23 @@ describe('responses.create({ conversation })', () => {
     expect(r.output_text).toBe('You said: referenced text');
   });
 });
+
+test('retention prunes a conversation and its responses together, by the conversation\'s last use', async () => {
+  let clock = 1_000_000;
+  const aged = await localClient({ server: { now: () => clock, retention: { maxAgeDays: 1, maxBytes: null } } });
+  try {
+    const conv = await aged.client.conversations.create();
+    const first = await aged.client.responses.create({ model: 'test-scripted', conversation: conv.id, input: 'day one' });
+    clock += 2 * 24 * 3600;
+    const second = await aged.client.responses.create({ model: 'test-scripted', conversation: conv.id, input: 'day three' });
+    await aged.http('/v1/local/storage/prune', { method: 'POST' });
+    // The first turn is old, but the conversation was just used: everything stays.
+    expect((await aged.client.responses.retrieve(first.id)).id).toBe(first.id);
+    clock += 2 * 24 * 3600;
+    await aged.http('/v1/local/storage/prune', { method: 'POST' });
+    await expect(aged.client.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
+    await expect(aged.client.conversations.retrieve(conv.id)).rejects.toMatchObject({ status: 404 });
+  } finally {
+    await closeAndCheck(aged);
+  }
+});
