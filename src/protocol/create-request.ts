@@ -209,7 +209,8 @@ export const CreateResponseRequest = z.strictObject({
   prompt_cache_key: z.string().max(1024).nullish(),
   prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
   top_logprobs: z.literal(0).nullish(),
-  conversation: unsupported("Conversations are not supported by the local runtime; chain turns with 'previous_response_id'."),
+  /** A conversation (`conv_…`, or `{id}`) whose items are the context and which gains this turn's items. */
+  conversation: z.union([z.string().min(1), z.strictObject({ id: z.string().min(1) })]).nullish(),
   prompt: unsupported('Stored prompt templates are not supported by the local runtime; send instructions and input instead.'),
   context_management: unsupported('Server-side context management (compaction) is not supported by the local runtime.'),
   access_programs: unsupported('Programmatic tool calling is not supported by the local runtime.'),

@@ -5,6 +5,7 @@
  * `local-status.ts` and `error-response.ts` directly (through the face its bundle was
  * measured 82 KB larger).
  */
+export * from './conversation';
 export * from './create-request';
 export * from './error-response';
 export * from './input-item-schemas';

@@ -58,6 +58,8 @@ export const ResponseObject = z.object({
   output_text: z.string(),
   parallel_tool_calls: z.boolean(),
   previous_response_id: z.string().nullable(),
+  /** The conversation this response reads and appends to (OpenAI's `{id}`); absent when none. */
+  conversation: z.object({ id: z.string() }).nullish(),
   reasoning: z.object({ effort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).nullable(), summary: ReasoningSummary.nullable() }).nullable(),
   /** The tier used: the local runtime has one, whatever was asked for. */
   service_tier: z.literal('default'),

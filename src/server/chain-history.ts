@@ -13,26 +13,18 @@ import { Codes } from '../shared/error-codes';
 
 /** Items of the whole chain ending at `previousId`, oldest first. */
 export async function chainItems(store: ResponseStore, previousId: string | null | undefined): Promise<StoredItem[]> {
-  const turns: StoredItem[][] = [];
-  let id = previousId ?? null;
-  let first = true;
-  while (id) {
-    const response = await store.get(id);
-    if (!response)
-      throw first
-        ? notFound(`Previous response with id '${id}' not found.`, 'previous_response_id', Codes.previousResponseNotFound)
-        : notFound(`Response '${id}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
-    if (first && !TERMINAL_STATUSES.has(response.status))
-      throw invalidRequest(
-        `Previous response with id '${id}' is still ${response.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
-        'previous_response_id',
-        Codes.previousResponseInProgress,
-      );
-    turns.unshift([...(await store.inputItems(id)), ...response.output]);
-    id = response.previous_response_id;
-    first = false;
-  }
-  return turns.flat();
+  if (!previousId) return [];
+  const chain = await store.chain(previousId);
+  if (!chain) throw notFound(`Previous response with id '${previousId}' not found.`, 'previous_response_id', Codes.previousResponseNotFound);
+  if (!TERMINAL_STATUSES.has(chain.last.status))
+    throw invalidRequest(
+      `Previous response with id '${previousId}' is still ${chain.last.status}. Wait for it to finish (or cancel it) before continuing the conversation.`,
+      'previous_response_id',
+      Codes.previousResponseInProgress,
+    );
+  if (chain.missing)
+    throw notFound(`Response '${chain.missing}' earlier in the previous_response_id chain no longer exists.`, 'previous_response_id', Codes.previousResponseNotFound);
+  return chain.turns.flatMap((turn) => [...turn.input, ...turn.output]);
 }
 
 function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {

@@ -3,13 +3,13 @@
  * model needs them in later turns) but shown only when the request asked for them with
  * `include: ["code_interpreter_call.outputs"]`, as OpenAI does.
  */
-import type { OutputItem } from '../protocol/output-items';
+import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 
 export type Includes = ReadonlySet<string>;
 
-export function presentItem<T extends OutputItem>(item: T, include: Includes): T {
+export function presentItem<T extends StoredItem>(item: T, include: Includes): T {
   if (item.type === 'code_interpreter_call' && !include.has('code_interpreter_call.outputs')) return { ...item, outputs: null };
   return item;
 }

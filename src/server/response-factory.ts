@@ -24,6 +24,7 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     output_text: '',
     parallel_tool_calls: request.parallel_tool_calls ?? true,
     previous_response_id: request.previous_response_id ?? null,
+    ...(request.conversation ? { conversation: { id: typeof request.conversation === 'string' ? request.conversation : request.conversation.id } } : {}),
     reasoning: request.reasoning
       ? { effort: request.reasoning.effort ?? null, summary: request.reasoning.summary ?? request.reasoning.generate_summary ?? null }
       : null,

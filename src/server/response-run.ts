@@ -11,6 +11,7 @@ import type { Engine, FinishReason } from '../engine/engine';
 import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
+import type { StoredItem } from '../protocol/output-items';
 import { describeError, toApiErrorData } from '../shared/api-error';
 import { pacedBatches } from '../shared/paced-batches';
 import type { QueuePlace } from './engine-queue';
@@ -119,6 +120,11 @@ export class ResponseRun {
     return { conversation, calls };
   }
 
+  /** The conversation this run will append to, if any. */
+  get conversationId(): string | null {
+    return this.response.conversation?.id ?? null;
+  }
+
   /** The response as it stands, partial output included. */
   snapshot(): ResponseObject {
     const output = this.builder.snapshot();
@@ -190,13 +196,13 @@ export class ResponseRun {
   private stopped(): Outcome {
     switch (this.stopReason) {
       case 'cancel':
-        return { status: 'cancelled' };
+        return { status: 'cancelled', stopped: true };
       case 'disconnect':
-        return { status: 'incomplete' };
+        return { status: 'incomplete', stopped: true };
       case 'delete':
-        return { status: 'cancelled', deleted: true };
+        return { status: 'cancelled', deleted: true, stopped: true };
       default:
-        return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: INTERRUPTED } };
+        return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: INTERRUPTED }, stopped: true };
     }
   }
 
@@ -334,7 +340,7 @@ export class ResponseRun {
     await this.flushing;
     if (this.store && !outcome.deleted) {
       try {
-        await this.store.save(this.response, this.plan.logEvents ? rest : []);
+        await this.store.save(this.response, this.plan.logEvents ? rest : [], this.conversationAppend(outcome));
       } catch (err) {
         // The client still gets the result; the next runtime marks the stored copy interrupted.
         reportPersistFailure(this.id, err);
@@ -342,6 +348,19 @@ export class ResponseRun {
     }
     this.log.close();
     return this.response;
+  }
+
+  /**
+   * What the turn adds to its conversation: its input and output when the model's answer
+   * stands — `completed`, or `incomplete` because a limit (`max_output_tokens`, tool
+   * rounds) ended it. A failed, cancelled or cut-off (client gone) turn adds nothing, so the
+   * conversation never holds half a turn and the same turn can simply be sent again.
+   */
+  private conversationAppend(outcome: Outcome): StoredItem[] | undefined {
+    const input = this.plan.conversationInput;
+    if (!input || outcome.stopped) return undefined;
+    if (outcome.status !== 'completed' && outcome.status !== 'incomplete') return undefined;
+    return [...input, ...this.response.output];
   }
 }
 
@@ -359,6 +378,8 @@ interface Outcome {
   reason?: 'max_output_tokens';
   usage?: Usage;
   deleted?: boolean;
+  /** The run was stopped (cancel, delete, disconnect, shutdown) rather than ending by itself. */
+  stopped?: boolean;
 }
 
 export const INTERRUPTED =

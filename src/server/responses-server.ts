@@ -21,6 +21,8 @@ import { listStoredResponses, prune, pruneNow, storageSummary } from './routes/l
 import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { createResponse } from './routes/create-response';
 import { countInputTokens } from './routes/input-tokens';
+import { createConversation, deleteConversation, retrieveConversation, updateConversation } from './routes/conversations';
+import { addConversationItems, deleteConversationItem, listConversationItems, retrieveConversationItem } from './routes/conversation-items';
 import { listInputItems } from './routes/list-input-items';
 import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
@@ -85,6 +87,29 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMe
   },
   { pattern: /^\/v1\/responses\/([^/]+)\/cancel$/, methods: { POST: (s, _r, _u, [id]) => cancelResponse(s, id!) } },
   { pattern: /^\/v1\/responses\/([^/]+)\/input_items$/, methods: { GET: (s, _r, u, [id]) => listInputItems(s, id!, u) } },
+  { pattern: /^\/v1\/conversations$/, methods: { POST: (s, r) => createConversation(s, r) } },
+  {
+    pattern: /^\/v1\/conversations\/([^/]+)$/,
+    methods: {
+      GET: (s, _r, _u, [id]) => retrieveConversation(s, id!),
+      POST: (s, r, _u, [id]) => updateConversation(s, id!, r),
+      DELETE: (s, _r, _u, [id]) => deleteConversation(s, id!),
+    },
+  },
+  {
+    pattern: /^\/v1\/conversations\/([^/]+)\/items$/,
+    methods: {
+      GET: (s, _r, u, [id]) => listConversationItems(s, id!, u),
+      POST: (s, r, u, [id]) => addConversationItems(s, id!, r, u),
+    },
+  },
+  {
+    pattern: /^\/v1\/conversations\/([^/]+)\/items\/([^/]+)$/,
+    methods: {
+      GET: (s, _r, u, [id, itemId]) => retrieveConversationItem(s, id!, itemId!, u),
+      DELETE: (s, _r, _u, [id, itemId]) => deleteConversationItem(s, id!, itemId!),
+    },
+  },
   { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
   { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
   { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },

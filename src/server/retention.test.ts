@@ -9,6 +9,7 @@ const s = (id: string, created_at: number, previous: string | null = null, bytes
   status,
   model: 'm',
   previous_response_id: previous,
+  conversation_id: null,
   bytes,
 });
 
@@ -39,4 +40,18 @@ test('by size: oldest conversations first until within budget', () => {
 test('a conversation with a running response (or one stored as running) is never touched', () => {
   const stored = [s('a', 1, null, 500), s('a2', 2, 'a', 10, 'in_progress'), s('b', 3, null, 500), s('c', 4, null, 500)];
   expect(responsesToPrune(stored, { maxAgeDays: null, maxBytes: 0 }, 10, new Set(['c']))).toEqual(['b']);
+});
+
+test('the responses of one conversation (and what chains to them) are one unit, kept by its latest use', () => {
+  const now = 200 * DAY;
+  const inConversation = (id: string, at: number): StoredSummary => ({ ...s(id, at), conversation_id: 'conv_1' });
+  const stored = [inConversation('t1', 1 * DAY), inConversation('t2', 199 * DAY), s('branch', 2 * DAY, 't1'), s('alone', 3 * DAY)];
+  const groups = conversationsOf(stored, new Set());
+  expect(groups.map((g) => [g.ids.sort(), g.conversationId])).toEqual([
+    [['branch', 't1', 't2'], 'conv_1'],
+    [['alone'], null],
+  ]);
+  // t1 is old, but its conversation was used yesterday: it stays.
+  expect(responsesToPrune(stored, { maxAgeDays: 90, maxBytes: null }, now, new Set())).toEqual(['alone']);
+  expect(responsesToPrune(stored, { maxAgeDays: 90, maxBytes: null }, 400 * DAY, new Set()).sort()).toEqual(['alone', 'branch', 't1', 't2']);
 });

@@ -6,6 +6,9 @@
  * chained to it by `previous_response_id` — oldest last use first. Pruning single old
  * responses would break a long chat still in use (its next turn needs every earlier one).
  * A conversation with a response still running (or stored as running) is never touched.
+ * The responses of one Conversations-API conversation (`conversation.id`) are one unit too,
+ * with every response chained to them; when that unit is pruned its conversation is deleted
+ * with it, so no response of a conversation goes while the conversation stays.
  */
 import type { StoredSummary } from '../store/response-store';
 
@@ -26,6 +29,8 @@ export interface Conversation {
   lastUsed: number;
   bytes: number;
   active: boolean;
+  /** The Conversations-API conversation these responses belong to, if any. */
+  conversationId: string | null;
 }
 
 const TERMINAL = new Set(['completed', 'incomplete', 'cancelled', 'failed']);
@@ -60,8 +65,11 @@ export function conversationsOf(stored: readonly StoredSummary[], running: Reado
   };
   const groups = new Map<string, Conversation>();
   for (const s of stored) {
-    const key = root(s);
-    const group = groups.get(key) ?? { ids: [], lastUsed: 0, bytes: 0, active: false };
+    const top = byId.get(root(s));
+    const conversationId = top?.conversation_id ?? s.conversation_id;
+    // Every turn of a conversation is a root of its own (conversation excludes previous_response_id): one key joins them.
+    const key = conversationId ? `conversation:${conversationId}` : root(s);
+    const group = groups.get(key) ?? { ids: [], lastUsed: 0, bytes: 0, active: false, conversationId };
     group.ids.push(s.id);
     group.lastUsed = Math.max(group.lastUsed, s.created_at);
     group.bytes += s.bytes;
@@ -73,16 +81,21 @@ export function conversationsOf(stored: readonly StoredSummary[], running: Reado
 
 /** The response ids to delete under `policy` at `now` (unix seconds). */
 export function responsesToPrune(stored: readonly StoredSummary[], policy: RetentionPolicy, now: number, running: ReadonlySet<string>): string[] {
+  return unitsToPrune(stored, policy, now, running).flatMap((unit) => unit.ids);
+}
+
+/** The units (response trees, conversations) to delete under `policy` at `now`, oldest last use first. */
+export function unitsToPrune(stored: readonly StoredSummary[], policy: RetentionPolicy, now: number, running: ReadonlySet<string>): Conversation[] {
   const conversations = conversationsOf(stored, running).sort((a, b) => a.lastUsed - b.lastUsed);
   let total = conversations.reduce((sum, c) => sum + c.bytes, 0);
   const cutoff = policy.maxAgeDays === null ? -Infinity : now - policy.maxAgeDays * 24 * 3600;
-  const victims: string[] = [];
+  const victims: Conversation[] = [];
   for (const conversation of conversations) {
     if (conversation.active) continue;
     const tooOld = conversation.lastUsed < cutoff;
     const overBudget = policy.maxBytes !== null && total > policy.maxBytes;
     if (!tooOld && !overBudget) continue;
-    victims.push(...conversation.ids);
+    victims.push(conversation);
     total -= conversation.bytes;
   }
   return victims;

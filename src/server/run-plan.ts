@@ -61,6 +61,11 @@ export interface RunPlan {
   mcpApprovals: readonly McpApproval[];
   /** This plan with a server's freshly listed tools described to the model too (first round re-rendered). */
   withMcpTools(server: McpServerPlan, tools: readonly McpToolInfo[]): RunPlan;
+  /**
+   * The request's input as stored, when the response belongs to a conversation and is
+   * stored: it and the output are appended to the conversation when the run ends.
+   */
+  conversationInput: readonly StoredItem[] | null;
 }
 
 export interface RunPlanSource {
@@ -74,10 +79,12 @@ export interface RunPlanSource {
   history?: readonly StoredItem[];
   /** Approval answers of this request's input, each with the request it answers. */
   mcpApprovals?: readonly McpApproval[];
+  /** The stored input, for a response in a conversation. */
+  conversationInput?: readonly StoredItem[];
 }
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
-export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [] }: RunPlanSource): RunPlan {
+export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [], conversationInput }: RunPlanSource): RunPlan {
   const toolsOn = request.tool_choice !== 'none';
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
@@ -131,6 +138,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       include: new Set(request.include ?? []),
       persist: request.store ?? true,
       logEvents: (request.stream ?? false) || background,
+      conversationInput: conversationInput && (request.store ?? true) ? conversationInput : null,
       mcpToList,
       mcpTools,
       mcpApprovals,

@@ -28,6 +28,7 @@ export const Codes = {
   unsupportedParameter: 'unsupported_parameter',
   invalidJsonSchema: 'invalid_json_schema',
   contextLengthExceeded: 'context_length_exceeded',
+  mutuallyExclusiveParameters: 'mutually_exclusive_parameters',
   unsupportedTool: 'unsupported_tool',
   /** A reasoning item's `encrypted_content` was not sealed by this origin's key for this item (OpenAI's name). */
   invalidEncryptedContent: 'invalid_encrypted_content',
@@ -41,6 +42,8 @@ export const Codes = {
   noEventLog: 'no_event_log',
   // The HTTP edge: /v1 answers this origin's own scripts only.
   crossOriginRefused: 'cross_origin_refused',
+  /** A conversation already has a turn running: its items would be appended out of order. */
+  conversationLocked: 'conversation_locked',
   // The runtime and its engines.
   serverError: 'server_error',
   runtimeError: 'runtime_error',

@@ -17,7 +17,8 @@ import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 import { ApiError, describeError } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
-import type { ResponseStore } from './response-store';
+import type { Chain, ConversationAppend, ResponseStore } from './response-store';
+import type { ItemPage, ItemPageQuery, StoredConversation } from './conversation-store';
 
 export interface HeldWritesOptions {
   /** How long to wait before retrying held writes when no other write comes (ms). */
@@ -28,6 +29,8 @@ export interface HeldWritesOptions {
 interface Held {
   response: ResponseObject | null;
   events: StreamEvent[];
+  /** A terminal save's conversation items: written with the held snapshot, in one transaction. */
+  append?: ConversationAppend;
 }
 
 /** Whether an error means "the origin's storage is full" (names differ by browser and wrapper). */
@@ -83,8 +86,8 @@ export class HeldWritesStore implements ResponseStore {
     }
   }
 
-  async save(response: ResponseObject, events: StreamEvent[]): Promise<void> {
-    await this.#write(response.id, { response, events }, () => this.#inner.save(response, events));
+  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void> {
+    await this.#write(response.id, { response, events, ...(append ? { append } : {}) }, () => this.#inner.save(response, events, append));
   }
 
   async appendEvents(responseId: string, events: StreamEvent[]): Promise<void> {
@@ -105,6 +108,68 @@ export class HeldWritesStore implements ResponseStore {
 
   inputItems(responseId: string): Promise<StoredItem[]> {
     return this.#inner.inputItems(responseId);
+  }
+
+  async chain(lastId: string): Promise<Chain | undefined> {
+    const chain = await this.#inner.chain(lastId);
+    if (!chain) return undefined;
+    // A held snapshot is newer than the stored one (its terminal save, output included, may be the held write).
+    const held = (id: string) => this.#held.get(id)?.response ?? null;
+    return {
+      ...chain,
+      last: held(lastId) ?? chain.last,
+      turns: chain.turns.map((turn) => ({ ...turn, output: held(turn.id)?.output ?? turn.output })),
+    };
+  }
+
+  // Conversation writes are requests that have not started anything: storage full refuses them (507).
+  createConversation(conversation: StoredConversation, items: StoredItem[]): Promise<void> {
+    return this.#refuseWhenFull(() => this.#inner.createConversation(conversation, items));
+  }
+
+  updateConversation(id: string, metadata: Record<string, string>): Promise<StoredConversation | undefined> {
+    return this.#refuseWhenFull(() => this.#inner.updateConversation(id, metadata));
+  }
+
+  deleteConversation(id: string): Promise<boolean> {
+    return this.#serial(() => this.#inner.deleteConversation(id));
+  }
+
+  appendConversationItems(id: string, items: StoredItem[]): Promise<boolean> {
+    return this.#refuseWhenFull(() => this.#inner.appendConversationItems(id, items));
+  }
+
+  deleteConversationItem(id: string, itemId: string): Promise<boolean> {
+    return this.#serial(() => this.#inner.deleteConversationItem(id, itemId));
+  }
+
+  getConversation(id: string): Promise<StoredConversation | undefined> {
+    return this.#inner.getConversation(id);
+  }
+
+  conversationItems(id: string): Promise<StoredItem[] | undefined> {
+    return this.#inner.conversationItems(id);
+  }
+
+  listConversationItems(id: string, query: ItemPageQuery): Promise<ItemPage> {
+    return this.#inner.listConversationItems(id, query);
+  }
+
+  getConversationItem(id: string, itemId: string): Promise<StoredItem | undefined> {
+    return this.#inner.getConversationItem(id, itemId);
+  }
+
+  conversationIds(): Promise<string[]> {
+    return this.#inner.conversationIds();
+  }
+
+  async #refuseWhenFull<T>(write: () => Promise<T>): Promise<T> {
+    await this.#serial(() => this.#retryHeld());
+    try {
+      return await this.#serial(write);
+    } catch (err) {
+      throw isStorageFull(err) ? storageFull(err) : err;
+    }
   }
 
   async events(responseId: string, after: number): Promise<StreamEvent[]> {
@@ -165,7 +230,8 @@ export class HeldWritesStore implements ResponseStore {
   #hold(id: string, write: Held): void {
     const held = this.#held.get(id) ?? { response: null, events: [] };
     // The held response is the newest snapshot; events accumulate in order.
-    this.#held.set(id, { response: write.response ?? held.response, events: [...held.events, ...write.events] });
+    const append = write.append ?? held.append;
+    this.#held.set(id, { response: write.response ?? held.response, events: [...held.events, ...write.events], ...(append ? { append } : {}) });
     this.#schedule();
   }
 
@@ -173,7 +239,7 @@ export class HeldWritesStore implements ResponseStore {
   async #retryHeld(): Promise<void> {
     for (const [id, held] of [...this.#held]) {
       try {
-        if (held.response) await this.#inner.save(held.response, held.events);
+        if (held.response) await this.#inner.save(held.response, held.events, held.append);
         else await this.#inner.appendEvents(id, held.events);
         // Only drop it if nothing newer was held meanwhile (writes are serialized, so nothing was).
         this.#held.delete(id);

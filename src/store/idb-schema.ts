@@ -1,10 +1,24 @@
 /** The IndexedDB schema and its migrations, in one place. */
-import type { DBSchema, IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 
-export interface ItemRow {
+/**
+ * Where a response sits in its `previous_response_id` tree: the tree's first response and
+ * how many turns lie before it. The items of a whole tree up to a depth are one range of the
+ * items' `by-thread` index, so a turn reads its chain's context in one range read, not two
+ * reads per turn. Absent on rows written before schema version 2 (and on their
+ * descendants): those chains are read turn by turn.
+ */
+export interface ThreadKey {
+  thread_root?: string;
+  thread_depth?: number;
+}
+
+export interface ItemRow extends ThreadKey {
+  /** The item's response's `previous_response_id` (threaded rows only): the chain's path is walked on the items alone. */
+  thread_parent?: string | null;
   response_id: string;
   /** 0 = request input, 1 = model output: inputs sort before outputs within a response. */
   side: 0 | 1;
@@ -19,7 +33,7 @@ export interface EventRow {
   event: StreamEvent;
 }
 
-export interface ResponseRow {
+export interface ResponseRow extends ThreadKey {
   id: string;
   status: ResponseObject['status'];
   /** Unix seconds when the response reached a terminal status; absent while it runs. */
@@ -33,6 +47,21 @@ export interface ResponseRow {
   response: ResponseObject;
 }
 
+export interface ConversationRow {
+  id: string;
+  created_at: number;
+  metadata: Record<string, string>;
+  /** The position the next appended item takes (positions only grow; deleted items leave gaps). */
+  next_position: number;
+}
+
+export interface ConversationItemRow {
+  conversation_id: string;
+  position: number;
+  item_id: string;
+  item: StoredItem;
+}
+
 export interface ResponsesDB extends DBSchema {
   responses: {
     key: string;
@@ -42,6 +71,17 @@ export interface ResponsesDB extends DBSchema {
   items: {
     key: [string, number, number];
     value: ItemRow;
+    /** `by-thread`: [thread_root, thread_depth]: a tree's items turn by turn (then by primary key: inputs, outputs). */
+    indexes: { 'by-item-id': string; 'by-thread': [string, number] };
+  };
+  conversations: {
+    key: string;
+    value: ConversationRow;
+  };
+  /** Keyed [conversation_id, position]: a conversation's items in order are one range. */
+  conversation_items: {
+    key: [string, number];
+    value: ConversationItemRow;
     indexes: { 'by-item-id': string };
   };
   events: {
@@ -55,10 +95,14 @@ export interface ResponsesDB extends DBSchema {
   };
 }
 
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
-/** Runs every migration from `oldVersion` up to DB_VERSION. */
-export function migrate(db: IDBPDatabase<ResponsesDB>, oldVersion: number): void {
+/** Runs every migration from `oldVersion` up to DB_VERSION, inside the upgrade transaction `tx`. */
+export function migrate(
+  db: IDBPDatabase<ResponsesDB>,
+  oldVersion: number,
+  tx: IDBPTransaction<ResponsesDB, StoreNames<ResponsesDB>[], 'versionchange'>,
+): void {
   if (oldVersion < 1) {
     const responses = db.createObjectStore('responses', { keyPath: 'id' });
     responses.createIndex('by-status', 'status');
@@ -69,5 +113,13 @@ export function migrate(db: IDBPDatabase<ResponsesDB>, oldVersion: number): void
   }
   if (oldVersion < 2) {
     db.createObjectStore('keys');
+  }
+  // Conversations (Conversations API) and the thread index that makes a chain one range read.
+  // Existing rows have no thread fields, so they stay out of the indexes: nothing to backfill.
+  if (oldVersion < 3) {
+    db.createObjectStore('conversations', { keyPath: 'id' });
+    const items = db.createObjectStore('conversation_items', { keyPath: ['conversation_id', 'position'] });
+    items.createIndex('by-item-id', 'item_id');
+    tx.objectStore('items').createIndex('by-thread', ['thread_root', 'thread_depth']);
   }
 }

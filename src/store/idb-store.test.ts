@@ -77,3 +77,71 @@ test('failUnfinished skips past rows it cannot use: each is replaced by a failed
   expect(await reopened.failUnfinished('again', 3000, () => { throw new Error('not called'); })).toEqual([]);
   reopened.close();
 });
+
+const turn = (id: string, previous: string | null): ResponseObject => ({ ...response(id, 'completed', 10), previous_response_id: previous });
+const message = (id: string, text: string) => ({ type: 'message' as const, id, role: 'user' as const, status: 'completed' as const, content: [{ type: 'input_text' as const, text }] });
+
+test('chain() follows the path through a branching thread, oldest first', async () => {
+  await store.create(turn('a', null), [message('ia', 'A')]);
+  await store.create(turn('b', 'a'), [message('ib', 'B')]);
+  await store.create(turn('b2', 'a'), [message('ib2', 'B2')]); // a sibling branch at the same depth
+  await store.create(turn('c', 'b'), [message('ic', 'C')]);
+  await store.save(turn('a', null), [], undefined); // terminal: its (empty) output is indexed
+  const chain = await store.chain('c');
+  expect(chain?.turns.map((t) => [t.id, t.input.map((i) => i.id)])).toEqual([
+    ['a', ['ia']],
+    ['b', ['ib']],
+    ['c', ['ic']],
+  ]);
+  expect(chain).toMatchObject({ last: { id: 'c' }, missing: null });
+  expect(await store.chain('nope')).toBeUndefined();
+  await store.delete('a');
+  // The walk stops where the chain is broken, and says where.
+  expect(await store.chain('c')).toMatchObject({ turns: [{ id: 'b' }, { id: 'c' }], missing: 'a' });
+  // A turn with no items at all is read on its own, and the walk goes on through it.
+  await store.create(turn('empty', 'c'), []);
+  await store.create(turn('d', 'empty'), [message('id', 'D')]);
+  expect((await store.chain('d'))?.turns.map((t) => t.id)).toEqual(['b', 'c', 'empty', 'd']);
+});
+
+test('a database of schema version 1 is migrated; its chains are still read (turn by turn) and continued', async () => {
+  const { openDB } = await import('idb');
+  const name = `store-v1-${process.pid}-${n++}`;
+  const v1 = await openDB(name, 1, {
+    upgrade(db) {
+      const responses = db.createObjectStore('responses', { keyPath: 'id' });
+      responses.createIndex('by-status', 'status');
+      responses.createIndex('by-finished-at', 'finished_at');
+      db.createObjectStore('items', { keyPath: ['response_id', 'side', 'position'] }).createIndex('by-item-id', 'item_id');
+      db.createObjectStore('events', { keyPath: ['response_id', 'sequence_number'] });
+    },
+  });
+  for (const [id, previous] of [['old1', null], ['old2', 'old1']] as const) {
+    await v1.put('responses', { id, status: 'completed', finished_at: 10, response: turn(id, previous) });
+    await v1.put('items', { response_id: id, side: 0, position: 0, item_id: `i-${id}`, item: message(`i-${id}`, id) });
+  }
+  v1.close();
+  const migrated = await openIdbStore({ name });
+  try {
+    await migrated.create(turn('new3', 'old2'), [message('i-new3', 'new3')]);
+    expect((await migrated.chain('new3'))?.turns.map((t) => t.input[0]?.id)).toEqual(['i-old1', 'i-old2', 'i-new3']);
+    expect(await migrated.conversationIds()).toEqual([]);
+  } finally {
+    migrated.close();
+  }
+});
+
+test('a terminal save appends its turn to a conversation that still exists, in the same transaction', async () => {
+  await store.createConversation({ id: 'conv_1', created_at: 1, metadata: {} }, [message('seed', 'seed')]);
+  const inConversation = (id: string): ResponseObject => ({ ...response(id, 'in_progress'), conversation: { id: 'conv_1' } });
+  await store.create(inConversation('r1'), [message('in1', 'q')]);
+  await store.save(inConversation('r1'), [], [message('in1', 'q')]); // not terminal: nothing appended
+  expect((await store.conversationItems('conv_1'))?.map((i) => i.id)).toEqual(['seed']);
+  await store.save({ ...inConversation('r1'), status: 'completed' }, [], [message('in1', 'q'), message('out1', 'a')]);
+  expect((await store.conversationItems('conv_1'))?.map((i) => i.id)).toEqual(['seed', 'in1', 'out1']);
+  expect(await store.deleteConversation('conv_1')).toBe(true);
+  await store.create(inConversation('r2'), []);
+  await store.save({ ...inConversation('r2'), status: 'completed' }, [], [message('in2', 'q')]);
+  expect(await store.conversationItems('conv_1')).toBeUndefined();
+  expect(await store.get('r2')).toMatchObject({ status: 'completed' });
+});

@@ -1,11 +1,12 @@
 /** ResponseStore on IndexedDB through `idb`. */
-import { openDB, type IDBPDatabase } from 'idb';
+import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-object';
 import { replayOutput } from '../protocol/replay-output';
 import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
-import { DB_VERSION, migrate, type ResponseRow, type ResponsesDB } from './idb-schema';
-import type { ResponseStore, StoredSummary } from './response-store';
+import { DB_VERSION, migrate, type ConversationRow, type ResponseRow, type ResponsesDB, type ThreadKey } from './idb-schema';
+import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from './response-store';
+import type { ItemPage, ItemPageQuery, StoredConversation } from './conversation-store';
 import { Codes } from '../shared/error-codes';
 import { describeError } from '../shared/api-error';
 import type { UnreadableResponse } from './response-store';
@@ -21,15 +22,16 @@ export const DEFAULT_DB_NAME = 'local-responses';
 export async function openIdbStore(options: IdbStoreOptions = {}): Promise<ResponseStore> {
   if (!globalThis.indexedDB) throw new Error('IndexedDB is not available in this context.');
   const db = await openDB<ResponsesDB>(options.name ?? DEFAULT_DB_NAME, DB_VERSION, {
-    upgrade: (database, oldVersion) => migrate(database, oldVersion),
+    upgrade: (database, oldVersion, _newVersion, tx) => migrate(database, oldVersion, tx),
   });
   return new IdbStore(db);
 }
 
-function row(response: ResponseObject, now?: number, storedAt?: number): ResponseRow {
+function row(response: ResponseObject, now?: number, storedAt?: number, thread: ThreadKey = {}): ResponseRow {
   const terminal = TERMINAL_STATUSES.has(response.status);
   return {
     id: response.id,
+    ...threadOf(thread),
     ...(storedAt !== undefined ? { stored_at: storedAt } : {}),
     status: response.status,
     ...(terminal ? { finished_at: response.completed_at ?? now ?? Math.floor(Date.now() / 1000) } : {}),
@@ -44,22 +46,45 @@ function isFailable(response: unknown): response is ResponseObject {
   return Array.isArray(output) && output.every((item) => typeof item === 'object' && item !== null);
 }
 
+/** Only the thread fields that are set (an absent field keeps a row out of the `by-thread` indexes). */
+function threadOf(key: ThreadKey): ThreadKey {
+  return key.thread_root !== undefined && key.thread_depth !== undefined ? { thread_root: key.thread_root, thread_depth: key.thread_depth } : {};
+}
+
+/** Thread fields of an item row: the thread, and its response's parent for walking the path. */
+function threadItem(thread: ThreadKey, response: ResponseObject): ThreadKey & { thread_parent?: string | null } {
+  const key = threadOf(thread);
+  return key.thread_root !== undefined ? { ...key, thread_parent: response.previous_response_id } : {};
+}
+
+function itemRange(conversationId: string): IDBKeyRange {
+  return IDBKeyRange.bound([conversationId, -Infinity], [conversationId, Infinity]);
+}
+
 class IdbStore implements ResponseStore {
   constructor(private readonly db: IDBPDatabase<ResponsesDB>) {}
 
   async create(response: ResponseObject, inputItems: StoredItem[]): Promise<void> {
     const tx = this.db.transaction(['responses', 'items'], 'readwrite');
+    // A first turn roots a thread; a later turn joins its parent's (unless the parent predates threads).
+    let thread: ThreadKey = { thread_root: response.id, thread_depth: 0 };
+    if (response.previous_response_id) {
+      const parent = await tx.objectStore('responses').get(response.previous_response_id);
+      thread = parent?.thread_root !== undefined && parent.thread_depth !== undefined ? { thread_root: parent.thread_root, thread_depth: parent.thread_depth + 1 } : {};
+    }
     await Promise.all([
-      tx.objectStore('responses').add(row(response, undefined, performance.timeOrigin + performance.now())),
+      tx.objectStore('responses').add(row(response, undefined, performance.timeOrigin + performance.now(), thread)),
       ...inputItems.map((item, position) =>
-        tx.objectStore('items').put({ response_id: response.id, side: 0, position, item_id: item.id, item }),
+        tx.objectStore('items').put({ response_id: response.id, side: 0, position, item_id: item.id, item, ...threadItem(thread, response) }),
       ),
       tx.done,
     ]);
   }
 
-  async save(response: ResponseObject, events: StreamEvent[]): Promise<void> {
-    const tx = this.db.transaction(['responses', 'items', 'events'], 'readwrite');
+  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void> {
+    const terminal = TERMINAL_STATUSES.has(response.status);
+    const conversationId = terminal && append ? (response.conversation?.id ?? null) : null;
+    const tx = this.db.transaction(['responses', 'items', 'events', 'conversations', 'conversation_items'], 'readwrite');
     // A response deleted while it ran must stay deleted: only update rows that exist.
     const existing = await tx.objectStore('responses').get(response.id);
     if (existing === undefined) {
@@ -67,11 +92,17 @@ class IdbStore implements ResponseStore {
       await tx.done.catch(() => undefined);
       return;
     }
-    const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, undefined, existing.stored_at))];
-    if (TERMINAL_STATUSES.has(response.status)) {
+    const thread = threadOf(existing);
+    const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, undefined, existing.stored_at, thread))];
+    if (terminal) {
       response.output.forEach((item, position) =>
-        writes.push(tx.objectStore('items').put({ response_id: response.id, side: 1, position, item_id: item.id, item })),
+        writes.push(tx.objectStore('items').put({ response_id: response.id, side: 1, position, item_id: item.id, item, ...threadItem(thread, response) })),
       );
+    }
+    // The turn joins its conversation in this same transaction: whole, or (conversation deleted meanwhile) not at all.
+    if (conversationId !== null && append) {
+      const conversation = await tx.objectStore('conversations').get(conversationId);
+      if (conversation) writes.push(...this.#appendRows(tx, conversation, append));
     }
     for (const event of events)
       writes.push(tx.objectStore('events').put({ response_id: response.id, sequence_number: event.sequence_number, event }));
@@ -96,6 +127,45 @@ class IdbStore implements ResponseStore {
 
   async get(id: string): Promise<ResponseObject | undefined> {
     return (await this.db.get('responses', id))?.response;
+  }
+
+  async chain(lastId: string): Promise<Chain | undefined> {
+    const tx = this.db.transaction(['responses', 'items'], 'readonly');
+    const last = await tx.objectStore('responses').get(lastId);
+    if (!last) {
+      await tx.done;
+      return undefined;
+    }
+    // Threaded: every item of the tree up to this depth (sibling branches too), in one range read.
+    const { thread_root: root, thread_depth: depth } = last;
+    const rows = root !== undefined && depth !== undefined ? await tx.objectStore('items').index('by-thread').getAll(IDBKeyRange.bound([root, 0], [root, depth])) : [];
+    const byResponse = new Map<string, { parent: string | null; input: StoredItem[]; output: StoredItem[] }>();
+    for (const r of rows) {
+      const turn = byResponse.get(r.response_id) ?? { parent: r.thread_parent ?? null, input: [], output: [] };
+      (r.side === 0 ? turn.input : turn.output).push(r.item);
+      byResponse.set(r.response_id, turn);
+    }
+    const turns: ChainTurn[] = [];
+    let missing: string | null = null;
+    for (let id: string | null = lastId; id; ) {
+      const known = byResponse.get(id);
+      if (known) {
+        turns.push({ id, input: known.input, output: known.output });
+        id = known.parent;
+        continue;
+      }
+      // A turn with no items, or rows from before threads existed: read it on its own.
+      const found: ResponseRow | undefined = id === lastId ? last : await tx.objectStore('responses').get(id);
+      if (!found) {
+        missing = id;
+        break;
+      }
+      const input = (await tx.objectStore('items').getAll(IDBKeyRange.bound([id, 0, 0], [id, 0, Infinity]))).map((r) => r.item);
+      turns.push({ id, input, output: found.response.output });
+      id = found.response.previous_response_id;
+    }
+    await tx.done;
+    return { last: last.response, turns: turns.reverse(), missing };
   }
 
   async delete(id: string): Promise<boolean> {
@@ -124,7 +194,96 @@ class IdbStore implements ResponseStore {
 
   async findItem(itemId: string): Promise<StoredItem | undefined> {
     const rows = await this.db.getAllFromIndex('items', 'by-item-id', itemId);
-    return rows.at(-1)?.item;
+    if (rows.length > 0) return rows.at(-1)?.item;
+    // Items added with the Conversations API belong to no response.
+    return (await this.db.getAllFromIndex('conversation_items', 'by-item-id', itemId)).at(-1)?.item;
+  }
+
+  async createConversation(conversation: StoredConversation, items: StoredItem[]): Promise<void> {
+    const tx = this.db.transaction(['conversations', 'conversation_items'], 'readwrite');
+    const row = { ...conversation, next_position: 0 };
+    await Promise.all([tx.objectStore('conversations').add(row), ...this.#appendRows(tx, row, items), tx.done]);
+  }
+
+  async getConversation(id: string): Promise<StoredConversation | undefined> {
+    const found = await this.db.get('conversations', id);
+    return found ? { id: found.id, created_at: found.created_at, metadata: found.metadata } : undefined;
+  }
+
+  async updateConversation(id: string, metadata: Record<string, string>): Promise<StoredConversation | undefined> {
+    const tx = this.db.transaction('conversations', 'readwrite');
+    const found = await tx.store.get(id);
+    if (found) await tx.store.put({ ...found, metadata });
+    await tx.done;
+    return found ? { id: found.id, created_at: found.created_at, metadata } : undefined;
+  }
+
+  async deleteConversation(id: string): Promise<boolean> {
+    const tx = this.db.transaction(['conversations', 'conversation_items'], 'readwrite');
+    const found = (await tx.objectStore('conversations').getKey(id)) !== undefined;
+    if (found) await Promise.all([tx.objectStore('conversations').delete(id), tx.objectStore('conversation_items').delete(itemRange(id))]);
+    await tx.done;
+    return found;
+  }
+
+  async appendConversationItems(id: string, items: StoredItem[]): Promise<boolean> {
+    const tx = this.db.transaction(['conversations', 'conversation_items'], 'readwrite');
+    const conversation = await tx.objectStore('conversations').get(id);
+    if (conversation) await Promise.all(this.#appendRows(tx, conversation, items));
+    await tx.done;
+    return conversation !== undefined;
+  }
+
+  async conversationItems(id: string): Promise<StoredItem[] | undefined> {
+    const tx = this.db.transaction(['conversations', 'conversation_items'], 'readonly');
+    const [found, rows] = await Promise.all([tx.objectStore('conversations').getKey(id), tx.objectStore('conversation_items').getAll(itemRange(id))]);
+    await tx.done;
+    return found === undefined ? undefined : rows.map((r) => r.item);
+  }
+
+  async listConversationItems(id: string, { after, limit, order }: ItemPageQuery): Promise<ItemPage> {
+    const tx = this.db.transaction('conversation_items', 'readonly');
+    const from = after === null ? undefined : (await tx.store.index('by-item-id').getAll(after)).find((r) => r.conversation_id === id)?.position;
+    const range =
+      from === undefined
+        ? itemRange(id)
+        : order === 'asc'
+          ? IDBKeyRange.bound([id, from], [id, Infinity], true)
+          : IDBKeyRange.bound([id, -Infinity], [id, from], false, true);
+    // One more than the page tells whether there is more, without reading the rest.
+    const items: StoredItem[] = [];
+    for (let c = await tx.store.openCursor(range, order === 'asc' ? 'next' : 'prev'); c && items.length <= limit; c = await c.continue()) items.push(c.value.item);
+    await tx.done;
+    return { items: items.slice(0, limit), has_more: items.length > limit };
+  }
+
+  async getConversationItem(id: string, itemId: string): Promise<StoredItem | undefined> {
+    return (await this.db.getAllFromIndex('conversation_items', 'by-item-id', itemId)).find((r) => r.conversation_id === id)?.item;
+  }
+
+  async deleteConversationItem(id: string, itemId: string): Promise<boolean> {
+    const tx = this.db.transaction('conversation_items', 'readwrite');
+    const found = (await tx.store.index('by-item-id').getAll(itemId)).filter((r) => r.conversation_id === id);
+    await Promise.all(found.map((r) => tx.store.delete([r.conversation_id, r.position])));
+    await tx.done;
+    return found.length > 0;
+  }
+
+  async conversationIds(): Promise<string[]> {
+    return this.db.getAllKeys('conversations');
+  }
+
+  /** Puts `items` after the conversation's last item and advances its counter (inside `tx`). */
+  #appendRows(
+    tx: IDBPTransaction<ResponsesDB, Array<'conversations' | 'conversation_items' | 'responses' | 'items' | 'events'>, 'readwrite'>,
+    conversation: ConversationRow,
+    items: StoredItem[],
+  ): Promise<unknown>[] {
+    const start = conversation.next_position;
+    return [
+      ...items.map((item, i) => tx.objectStore('conversation_items').put({ conversation_id: conversation.id, position: start + i, item_id: item.id, item })),
+      tx.objectStore('conversations').put({ ...conversation, next_position: start + items.length }),
+    ];
   }
 
   async failUnfinished(message: string, now: number, unreadable: UnreadableResponse): Promise<string[]> {
@@ -215,6 +374,7 @@ class IdbStore implements ResponseStore {
         status: response.status,
         model: response.model,
         previous_response_id: response.previous_response_id,
+        conversation_id: response.conversation?.id ?? null,
         bytes: bytes.get(response.id) ?? 0,
       });
     }

@@ -29,7 +29,7 @@ export function memoryKeyStore(): KeyStore {
 /** The key in the responses database (`keys` store); opens its own connection to it. */
 export async function openIdbKeyStore(options: { name?: string } = {}): Promise<KeyStore> {
   const db = await openDB<ResponsesDB>(options.name ?? DEFAULT_DB_NAME, DB_VERSION, {
-    upgrade: (database, oldVersion) => migrate(database, oldVersion),
+    upgrade: (database, oldVersion, _newVersion, tx) => migrate(database, oldVersion, tx),
   });
   let key: Promise<CryptoKey> | null = null;
   const load = async (): Promise<CryptoKey> => {

@@ -5,6 +5,7 @@
 import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
+import type { ConversationStore } from './conversation-store';
 
 /** One stored response as the storage view lists it. */
 export interface StoredSummary {
@@ -13,23 +14,52 @@ export interface StoredSummary {
   status: ResponseObject['status'];
   model: string;
   previous_response_id: string | null;
+  /** The conversation the response belongs to (`conversation.id`), if any. */
+  conversation_id: string | null;
   /** Approximate bytes it takes: the response, its items and its event log, as JSON. */
   bytes: number;
 }
 
-export interface ResponseStore {
+/** One turn of a `previous_response_id` chain: a response's input items and output. */
+export interface ChainTurn {
+  id: string;
+  input: StoredItem[];
+  output: StoredItem[];
+}
+
+/** The chain ending at `last`, oldest turn first (`last`'s own turn included). */
+export interface Chain {
+  last: ResponseObject;
+  turns: ChainTurn[];
+  /** Where the chain is broken: an earlier response that no longer exists; null when whole. */
+  missing: string | null;
+}
+
+/**
+ * Items a terminal save appends to the response's conversation (`response.conversation.id`)
+ * in the same transaction: the turn lands in the conversation whole or not at all.
+ */
+export type ConversationAppend = StoredItem[];
+
+export interface ResponseStore extends ConversationStore {
   /** A new response with the input items of its request (in request order). */
   create(response: ResponseObject, inputItems: StoredItem[]): Promise<void>;
   /**
    * Saves the latest snapshot and appends events. When the response is terminal its output
-   * items are indexed too (for `item_reference`), in the same transaction.
+   * items are indexed too (for `item_reference`), in the same transaction, and `append`
+   * (when given) is appended to its conversation — if that conversation still exists.
    */
-  save(response: ResponseObject, events: StreamEvent[]): Promise<void>;
+  save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void>;
   appendEvents(responseId: string, events: StreamEvent[]): Promise<void>;
   get(id: string): Promise<ResponseObject | undefined>;
   /** Removes the response, its items and its event log. False when it did not exist. */
   delete(id: string): Promise<boolean>;
   inputItems(responseId: string): Promise<StoredItem[]>;
+  /**
+   * The chain ending at `lastId`, read in one range read of its thread's items (rows of
+   * schema version 1 fall back to two reads per turn). Undefined when `lastId` does not exist.
+   */
+  chain(lastId: string): Promise<Chain | undefined>;
   /** Logged events with `sequence_number > after`, in order. */
   events(responseId: string, after: number): Promise<StreamEvent[]>;
   /** The most recent stored item with this id (input or output of any response). */

@@ -24,6 +24,17 @@ export class FullDiskStore implements ResponseStore {
   delete: ResponseStore['delete'] = (...args) => this.guard(() => this.inner.delete(...args));
   failUnfinished: ResponseStore['failUnfinished'] = (...args) => this.guard(() => this.inner.failUnfinished(...args));
   pruneEventLogs: ResponseStore['pruneEventLogs'] = (...args) => this.guard(() => this.inner.pruneEventLogs(...args));
+  createConversation: ResponseStore['createConversation'] = (...args) => this.guard(() => this.inner.createConversation(...args));
+  updateConversation: ResponseStore['updateConversation'] = (...args) => this.guard(() => this.inner.updateConversation(...args));
+  deleteConversation: ResponseStore['deleteConversation'] = (...args) => this.guard(() => this.inner.deleteConversation(...args));
+  appendConversationItems: ResponseStore['appendConversationItems'] = (...args) => this.guard(() => this.inner.appendConversationItems(...args));
+  deleteConversationItem: ResponseStore['deleteConversationItem'] = (...args) => this.guard(() => this.inner.deleteConversationItem(...args));
+  getConversation: ResponseStore['getConversation'] = (...args) => this.inner.getConversation(...args);
+  conversationItems: ResponseStore['conversationItems'] = (...args) => this.inner.conversationItems(...args);
+  listConversationItems: ResponseStore['listConversationItems'] = (...args) => this.inner.listConversationItems(...args);
+  getConversationItem: ResponseStore['getConversationItem'] = (...args) => this.inner.getConversationItem(...args);
+  conversationIds: ResponseStore['conversationIds'] = () => this.inner.conversationIds();
+  chain: ResponseStore['chain'] = (...args) => this.inner.chain(...args);
   get: ResponseStore['get'] = (...args) => this.inner.get(...args);
   inputItems: ResponseStore['inputItems'] = (...args) => this.inner.inputItems(...args);
   events: ResponseStore['events'] = (...args) => this.inner.events(...args);

@@ -60,7 +60,6 @@ const cases: Case[] = [
   { name: 'background with store false', body: { ...ok, background: true, store: false }, status: 400, param: 'background' },
   { name: 'stream is a string', body: { ...ok, stream: 'yes' }, status: 400, param: 'stream', code: 'invalid_type' },
   { name: 'code_interpreter memory_limit (not enforceable in a browser)', body: { ...ok, tools: [{ type: 'code_interpreter', container: { type: 'auto', memory_limit: '4g' } }] }, status: 400, param: 'tools[0].container.memory_limit', code: 'unsupported_parameter' },
-  { name: 'unsupported conversation', body: { ...ok, conversation: 'conv_1' }, status: 400, param: 'conversation', code: 'unsupported_parameter' },
   { name: 'unknown reasoning summary', body: { ...ok, reasoning: { summary: 'verbose' } }, status: 400, param: 'reasoning.summary', code: 'invalid_value' },
   { name: 'unknown truncation', body: { ...ok, truncation: 'sometimes' }, status: 400, param: 'truncation' },
   { name: 'unknown verbosity', body: { ...ok, text: { verbosity: 'chatty' } }, status: 400, param: 'text.verbosity' },
@@ -72,6 +71,9 @@ const cases: Case[] = [
     param: 'tool_choice.tools[0]',
     code: 'invalid_value',
   },
+  { name: 'unknown conversation', body: { ...ok, conversation: 'conv_1' }, status: 404, param: 'conversation' },
+  { name: 'conversation is a number', body: { ...ok, conversation: 7 }, status: 400, param: 'conversation', code: 'invalid_value' },
+  { name: 'conversation object with extra keys', body: { ...ok, conversation: { id: 'conv_1', x: 1 } }, status: 400, code: 'unknown_parameter' },
   { name: 'json_schema format without schema', body: { ...ok, text: { format: { type: 'json_schema', name: 'x' } } }, status: 400, param: 'text.format.schema' },
   { name: 'prompt longer than the context window', body: { model: 'test-scripted', input: 'x'.repeat(140_000) }, status: 400, param: 'input', code: 'context_length_exceeded' },
   // Limits (README "Limits"): nested too deep, too many tools, too big; each names the parameter.

@@ -13,6 +13,9 @@ import type { Response, ResponseItem, ResponseStreamEvent, ResponseUsage } from 
 import type { ResponseObject, Usage } from '../../src/protocol/response-object';
 import type { StoredItem } from '../../src/protocol/output-items';
 import type { StreamEvent } from '../../src/protocol/stream-events';
+import type { Conversation, ConversationDeletedResource } from 'openai/resources/conversations/conversations';
+import type { ConversationItem, ConversationItemList } from 'openai/resources/conversations/items';
+import type { ConversationDeleted, ConversationItemList as OurItemList, ConversationObject } from '../../src/protocol/conversation';
 
 type WithKnownUsage<T> = T extends { response: ResponseObject }
   ? Omit<T, 'response'> & { response: WithKnownUsage<ResponseObject> }
@@ -34,4 +37,12 @@ test('our stored items are SDK response items', () => {
 
 test('our usage is the SDK usage', () => {
   expectTypeOf<Usage>().toExtend<ResponseUsage>();
+});
+
+test('our conversation objects and items are the SDK conversation types', () => {
+  expectTypeOf<ConversationObject>().toExtend<Conversation>();
+  expectTypeOf<ConversationDeleted>().toExtend<ConversationDeletedResource>();
+  expectTypeOf<StoredItem>().toExtend<ConversationItem>();
+  // first_id/last_id: strings on every non-empty page; an empty page has no first or last item and sends null.
+  expectTypeOf<OurItemList & { first_id: string; last_id: string }>().toExtend<ConversationItemList>();
 });

@@ -14,8 +14,9 @@ import type { ResponseStore } from '../../src/store/response-store';
 import type { ToolPorts } from '../../src/server/tool-ports';
 import { readSse } from '../../src/protocol/sse';
 import { ResponseObject } from '../../src/protocol/response-object';
-import { StreamEvent } from '../../src/protocol/stream-events';
+import { ConversationDeleted, ConversationObject } from '../../src/protocol/conversation';
 import { StoredItem } from '../../src/protocol/output-items';
+import { StreamEvent } from '../../src/protocol/stream-events';
 import { validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
 
 let counter = 0;
@@ -107,6 +108,22 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
   if (body.object === 'response') return checkResponse(body);
   if (body.object === 'list' && Array.isArray(body.data) && url.includes('/input_items'))
     (body.data as Array<{ type: string }>).forEach((item) => (BUILTIN_ITEM_TYPES.has(item.type) ? StoredItem.parse(item) : validateItem(item)));
+  // The document defines no conversation objects: those are checked against our zod schemas
+  // (proven against the SDK's types in sdk-types.test.ts); their items are ItemFields.
+  if (body.object === 'conversation') ConversationObject.strict().parse(body);
+  if (body.object === 'conversation.deleted') ConversationDeleted.strict().parse(body);
+  if (url.includes('/conversations/') && /\/items(\/[^/?]+)?(\?|$)/.test(new URL(url).pathname + '?')) {
+    const items = body.object === 'list' ? (body.data as unknown[]) : body.object === undefined ? [body] : [];
+    if (body.object === 'list') {
+      for (const key of ['first_id', 'last_id', 'has_more']) if (!(key in body)) throw new Error(`conversation item list without '${key}'`);
+    }
+    for (const item of items) checkItem(item);
+  }
+}
+
+function checkItem(item: unknown): void {
+  StoredItem.parse(item);
+  if (!BUILTIN_ITEM_TYPES.has((item as { type: string }).type)) validateItem(item);
 }
 
 /**

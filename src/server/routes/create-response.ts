@@ -20,6 +20,7 @@ import type { McpApproval } from '../mcp-servers';
 import { readJsonBody } from './read-json';
 import type { ConversationItem } from '../../chat/chat-format';
 import { truncateToFit } from '../truncate-conversation';
+import { conversationNotFound } from './conversations';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
@@ -46,7 +47,14 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   checkToolChoice(request);
   checkBuiltinTools(state, request);
 
-  const history = await chainItems(state.store, request.previous_response_id);
+  const conversationId = conversationIdOf(request);
+  if (conversationId !== null && request.previous_response_id)
+    throw invalidRequest(
+      "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.",
+      null,
+      Codes.mutuallyExclusiveParameters,
+    );
+  const history = conversationId !== null ? await conversationHistory(state, conversationId) : await chainItems(state.store, request.previous_response_id);
   const input = await normalizeInput(request.input, (id) => state.store.findItem(id), (id, sealed, param) => state.sealer.open(id, sealed, param));
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
@@ -57,7 +65,7 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
   const containerId = containerFor(request, history);
   const planFor = (items: readonly ConversationItem[]) =>
-    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals });
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, ...(conversationId !== null ? { conversationInput: input } : {}) });
   let plan = planFor(conversation);
   let promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
@@ -118,6 +126,29 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   }
   if (background) return Response.json(await sealResponse(presentResponse(run.snapshot(), include), include, state.sealer));
   return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
+}
+
+function conversationIdOf(request: CreateResponseRequest): string | null {
+  const { conversation } = request;
+  if (conversation === undefined || conversation === null) return null;
+  return typeof conversation === 'string' ? conversation : conversation.id;
+}
+
+/**
+ * A conversation's items, the context of its next turn (one range read). A turn still
+ * running would append after this one's context was read: the conversation is locked until it ends.
+ */
+async function conversationHistory(state: ServerState, id: string): Promise<StoredItem[]> {
+  for (const run of state.runs.values())
+    if (run.conversationId === id)
+      throw invalidRequest(
+        `Another response (${run.id}) is currently running in conversation '${id}'. Wait for it to finish (or cancel it), then send this turn again.`,
+        'conversation',
+        Codes.conversationLocked,
+      );
+  const items = await state.store.conversationItems(id);
+  if (!items) throw conversationNotFound(id, 'conversation');
+  return items;
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {

@@ -16,7 +16,7 @@ import { validationError } from '../../protocol/validation-error';
 import { describeError, invalidRequest } from '../../shared/api-error';
 import { cursorPage, pageQuery } from './cursor-page';
 import { Codes } from '../../shared/error-codes';
-import { conversationsOf, responsesToPrune, type RetentionPolicy } from '../retention';
+import { conversationsOf, unitsToPrune, type RetentionPolicy } from '../retention';
 import type { ServerState } from '../server-state';
 import { readJsonBody } from './read-json';
 
@@ -79,11 +79,14 @@ export function pruneSoon(state: ServerState): void {
 export async function prune(state: ServerState): Promise<{ deleted: number; bytes_freed: number }> {
   state.retentionRanAt = Date.now();
   const stored = await state.store.listStored();
-  const victims = new Set(responsesToPrune(stored, state.retention, state.now(), new Set(state.runs.keys())));
+  const units = unitsToPrune(stored, state.retention, state.now(), new Set(state.runs.keys()));
+  const victims = new Set(units.flatMap((unit) => unit.ids));
   let bytes = 0;
   for (const s of stored) {
     if (!victims.has(s.id) || state.runs.has(s.id)) continue;
     if (await state.store.delete(s.id)) bytes += s.bytes;
   }
+  // A conversation goes with its responses (its items would otherwise outlive every response that made them).
+  for (const unit of units) if (unit.conversationId) await state.store.deleteConversation(unit.conversationId);
   return { deleted: victims.size, bytes_freed: bytes };
 }

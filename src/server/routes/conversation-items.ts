@@ -1,0 +1,56 @@
+/**
+ * A conversation's items: `POST /v1/conversations/{id}/items` (up to 20 at a time),
+ * `GET …/items` (OpenAI's cursor pagination: `after`, `limit`, `order`, `include`), and
+ * `GET`/`DELETE …/items/{item_id}` (delete answers with the conversation).
+ */
+import { ConversationItemsCreateRequest, type ConversationItemList } from '../../protocol/conversation';
+import type { StoredItem } from '../../protocol/output-items';
+import { invalidRequest, notFound } from '../../shared/api-error';
+import { Codes } from '../../shared/error-codes';
+import { presentItem, type Includes } from '../include-filter';
+import { normalizeInput } from '../normalize-input';
+import type { ServerState } from '../server-state';
+import { conversationNotFound, conversationObject, readBody } from './conversations';
+import { itemIncludes, itemListQuery } from './list-query';
+
+function itemList(items: StoredItem[], hasMore: boolean, include: Includes): ConversationItemList {
+  const data = items.map((item) => presentItem(item, include));
+  return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
+}
+
+function itemNotFound(itemId: string) {
+  return notFound(`Item with id '${itemId}' not found.`, null, Codes.itemNotFound);
+}
+
+export async function addConversationItems(state: ServerState, id: string, request: Request, url: URL): Promise<Response> {
+  const include = itemIncludes(url);
+  const body = await readBody(request, ConversationItemsCreateRequest, false);
+  if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
+  const items = await normalizeInput(body.items, (itemId) => state.store.findItem(itemId));
+  if (!(await state.store.appendConversationItems(id, items))) throw conversationNotFound(id);
+  return Response.json(itemList(items, false, include));
+}
+
+export async function listConversationItems(state: ServerState, id: string, url: URL): Promise<Response> {
+  const query = itemListQuery(url);
+  if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
+  if (query.after !== null && !(await state.store.getConversationItem(id, query.after)))
+    throw invalidRequest(`Invalid 'after': no item with id '${query.after}' in this conversation.`, 'after', Codes.invalidValue);
+  const page = await state.store.listConversationItems(id, query);
+  return Response.json(itemList(page.items, page.has_more, query.include));
+}
+
+export async function retrieveConversationItem(state: ServerState, id: string, itemId: string, url: URL): Promise<Response> {
+  const include = itemIncludes(url);
+  if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
+  const item = await state.store.getConversationItem(id, itemId);
+  if (!item) throw itemNotFound(itemId);
+  return Response.json(presentItem(item, include));
+}
+
+export async function deleteConversationItem(state: ServerState, id: string, itemId: string): Promise<Response> {
+  const conversation = await state.store.getConversation(id);
+  if (!conversation) throw conversationNotFound(id);
+  if (!(await state.store.deleteConversationItem(id, itemId))) throw itemNotFound(itemId);
+  return Response.json(conversationObject(conversation));
+}
