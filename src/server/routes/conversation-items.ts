@@ -3,6 +3,7 @@
  * `GET …/items` (OpenAI's cursor pagination: `after`, `limit`, `order`, `include`), and
  * `GET`/`DELETE …/items/{item_id}` (delete answers with the conversation).
  */
+import { TERMINAL_STATUSES } from '../../protocol/response-object';
 import { ConversationItemsCreateRequest, type ConversationItemList } from '../../protocol/conversation';
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
@@ -31,7 +32,18 @@ export async function addConversationItems(state: ServerState, id: string, reque
   return Response.json(itemList(items, false, include));
 }
 
+/**
+ * A turn of this conversation that a client can already see as finished (its terminal
+ * snapshot is in memory) is appended in the transaction that stores that end: wait for it,
+ * so a reader never sees a finished turn missing from its conversation.
+ */
+async function settledTurns(state: ServerState, id: string): Promise<void> {
+  const finishing = [...state.runs.values()].filter((run) => run.conversationId === id && TERMINAL_STATUSES.has(run.snapshot().status));
+  await Promise.allSettled(finishing.map((run) => run.done));
+}
+
 export async function listConversationItems(state: ServerState, id: string, url: URL): Promise<Response> {
+  await settledTurns(state, id);
   const query = itemListQuery(url);
   if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
   if (query.after !== null && !(await state.store.getConversationItem(id, query.after)))
@@ -41,6 +53,7 @@ export async function listConversationItems(state: ServerState, id: string, url:
 }
 
 export async function retrieveConversationItem(state: ServerState, id: string, itemId: string, url: URL): Promise<Response> {
+  await settledTurns(state, id);
   const include = itemIncludes(url);
   if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
   const item = await state.store.getConversationItem(id, itemId);
