@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { ChatStore } from './chat-store';
+import type { McpTokenStore } from './mcp-tokens';
 import type { ModelsStore } from './models-store';
 import type { SettingsStore } from './settings-store';
 import type { Api } from './api';
@@ -10,6 +11,8 @@ export interface AppServices {
   chat: ChatStore;
   models: ModelsStore;
   settings: SettingsStore;
+  /** Tokens of the MCP servers: this tab's memory only. */
+  mcpTokens: McpTokenStore;
   /** Test builds (`?test-models`): hidden models are listed and selectable. */
   testModels: boolean;
   /** Resolves once the runtime answers. */

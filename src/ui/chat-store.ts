@@ -14,8 +14,9 @@ import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { APIError } from 'openai';
 import type { Api } from './api';
 import { deleteConversationRecord, loadConversations, saveConversation, type AppDatabase } from './app-db';
-import { isRunning, newTurn, previousResponseId, titleFrom, type Conversation, type Turn } from './saved-chat';
+import { approvalDecisions, isRunning, newApprovalTurn, newTurn, previousResponseId, titleFrom, type Conversation, type Turn } from './saved-chat';
 import { ExternalStore } from './external-store';
+import type { McpTokens } from './mcp-tokens';
 import { requestOptions, type Settings } from './settings';
 import { applyResponse, applyStreamEvent } from './stream-reducer';
 
@@ -67,6 +68,7 @@ export class ChatStore extends ExternalStore<ChatState> {
   constructor(
     private readonly db: Promise<AppDatabase>,
     private readonly settings: () => Settings,
+    private readonly mcpTokens: () => McpTokens = () => ({}),
   ) {
     super({ loaded: false, conversations: [], activeId: null, running: null });
     this.#tabs?.addEventListener('message', (event: MessageEvent<{ type: 'saved' | 'deleted'; id: string }>) => void this.#fromOtherTab(event.data));
@@ -190,10 +192,42 @@ export class ChatStore extends ExternalStore<ChatState> {
     await this.#generate(next.id, turn.id, previousResponseId(conversation.turns));
   }
 
-  /** Answers the last message again (the old answer and its stored response are removed). */
-  regenerate(): Promise<void> {
-    const last = this.active?.turns.at(-1);
-    return last ? this.editLast(last.input) : Promise.resolve();
+  /**
+   * Answers an MCP approval request of the last answer: the next turn sends
+   * `mcp_approval_response` with `previous_response_id`; the server makes the call only
+   * when `approve`. A request that is not the last answer's, or already answered, is ignored.
+   */
+  async respondToApproval(requestId: string, approve: boolean): Promise<void> {
+    const conversation = this.active;
+    const last = conversation?.turns.at(-1);
+    const model = this.settings().model;
+    if (!conversation || !last || !model || this.#run || isRunning(last)) return;
+    if (approvalDecisions(conversation.turns).has(requestId)) return;
+    const request = last.output.find((item) => item.type === 'mcp_approval_request' && item.id === requestId);
+    if (request?.type !== 'mcp_approval_request') return;
+    const now = Date.now();
+    const turn = newApprovalTurn({ requestId, approve, server: request.server_label, tool: request.name }, model, now);
+    const next = { ...conversation, updatedAt: now, turns: [...conversation.turns, turn] };
+    this.#putConversation(next, true);
+    await this.#save(next);
+    await this.#generate(next.id, turn.id, previousResponseId(conversation.turns));
+  }
+
+  /** Answers the last message (or approval) again (the old answer and its stored response are removed). */
+  async regenerate(): Promise<void> {
+    const conversation = this.active;
+    const last = conversation?.turns.at(-1);
+    if (!conversation || !last) return;
+    if (!last.approval) return this.editLast(last.input);
+    const model = this.settings().model;
+    if (!model || this.#run) return;
+    if (last.responseId) void this.#deleteResponse(last.responseId);
+    const earlier = conversation.turns.slice(0, -1);
+    const turn = { ...newApprovalTurn(last.approval, model, Date.now()), id: last.id };
+    const next = { ...conversation, updatedAt: turn.startedAt, turns: [...earlier, turn] };
+    this.#putConversation(next, true);
+    await this.#save(next);
+    await this.#generate(next.id, turn.id, previousResponseId(earlier));
   }
 
   /** Replaces the last message with `text` and answers it. */
@@ -245,9 +279,11 @@ export class ChatStore extends ExternalStore<ChatState> {
       const stream = await api.client.responses.create(
         {
           model: turn.model,
-          input: turn.input,
+          input: turn.approval
+            ? [{ type: 'mcp_approval_response', approval_request_id: turn.approval.requestId, approve: turn.approval.approve }]
+            : turn.input,
           ...(previous ? { previous_response_id: previous } : {}),
-          ...requestOptions(settings),
+          ...requestOptions(settings, this.mcpTokens()),
           background: true,
           stream: true,
           store: true,

@@ -11,6 +11,7 @@ import { App } from './app';
 import { AppContext, type AppServices, type RuntimeState } from './app-context';
 import { openAppDb } from './app-db';
 import { ChatStore } from './chat-store';
+import { McpTokenStore } from './mcp-tokens';
 import { ModelsStore } from './models-store';
 import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
@@ -38,7 +39,8 @@ const started = settings.ready
     return runtime;
   });
 started.catch(() => {}); // shown by <Root> once it mounts; not an unhandled rejection
-const chat = new ChatStore(db, settings.settings);
+const mcpTokens = new McpTokenStore();
+const chat = new ChatStore(db, settings.settings, mcpTokens.tokens);
 const models = new ModelsStore();
 const api = started.then((runtime) => createApi(runtime.fetch));
 api.then(
@@ -49,7 +51,7 @@ api.then(
   () => {},
 );
 
-const services: AppServices = { chat, models, settings, testModels, api };
+const services: AppServices = { chat, models, settings, mcpTokens, testModels, api };
 
 function Root() {
   const [runtime, setRuntime] = useState<RuntimeState>({ state: 'starting' });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { newTurn, previousResponseId, titleFrom, tokensPerSecond } from './saved-chat';
+import { approvalDecisions, newApprovalTurn, newTurn, previousResponseId, titleFrom, tokensPerSecond } from './saved-chat';
 
 describe('titleFrom', () => {
   test('first line, whitespace collapsed, shortened with an ellipsis', () => {
@@ -29,4 +29,15 @@ describe('tokensPerSecond', () => {
     expect(tokensPerSecond(turn)).toBe(20);
     expect(tokensPerSecond({ ...turn, finishedAt: null })).toBeNull();
   });
+});
+
+test('an approval turn says what was decided, and the decisions of a conversation are found by request id', () => {
+  const approve = newApprovalTurn({ requestId: 'mcpr_1', approve: true, server: 'calc', tool: 'add' }, 'm', 0);
+  const deny = newApprovalTurn({ requestId: 'mcpr_2', approve: false, server: 'calc', tool: 'mul' }, 'm', 0);
+  expect(approve.input).toBe('Approved: add on calc');
+  expect(deny.input).toBe('Denied: mul on calc');
+  expect([...approvalDecisions([newTurn('hi', 'm', 0), approve, deny])]).toEqual([
+    ['mcpr_1', true],
+    ['mcpr_2', false],
+  ]);
 });

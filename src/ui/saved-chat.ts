@@ -8,11 +8,22 @@ import type { ResponseOutputItem, ResponseUsage } from 'openai/resources/respons
 
 export type TurnStatus = 'queued' | 'in_progress' | 'completed' | 'incomplete' | 'cancelled' | 'failed';
 
+/** The person's answer to an MCP approval request (a turn that continues the previous response). */
+export interface McpApproval {
+  requestId: string;
+  approve: boolean;
+  /** What the request named, for the turn's own line in the chat. */
+  server: string;
+  tool: string;
+}
+
 export interface Turn {
   /** Local id (stable across regenerate/edit of this position). */
   id: string;
-  /** What the person wrote. */
+  /** What the person wrote (for an approval turn: a line saying what they decided). */
   input: string;
+  /** Set when the turn sends an `mcp_approval_response` instead of a message. */
+  approval?: McpApproval;
   model: string;
   /** Set once the server created the response; null when the request was rejected. */
   responseId: string | null;
@@ -80,6 +91,22 @@ export function newTurn(input: string, model: string, now: number): Turn {
     finishedAt: null,
     lastSequence: -1,
   };
+}
+
+/** A turn that answers an approval request of the previous response. */
+export function newApprovalTurn(approval: McpApproval, model: string, now: number): Turn {
+  const verb = approval.approve ? 'Approved' : 'Denied';
+  return { ...newTurn(`${verb}: ${approval.tool} on ${approval.server}`, model, now), approval };
+}
+
+/**
+ * What the person decided about each approval request of the conversation (request id →
+ * approve), from its approval turns: an answered request's card shows the decision.
+ */
+export function approvalDecisions(turns: readonly Turn[]): ReadonlyMap<string, boolean> {
+  const decided = new Map<string, boolean>();
+  for (const turn of turns) if (turn.approval) decided.set(turn.approval.requestId, turn.approval.approve);
+  return decided;
 }
 
 /** Output tokens per second, counted from the first token (so queueing and loading do not count). */

@@ -32,3 +32,15 @@ test('MCP servers from the settings become mcp tools (no token: none is stored)'
   }).tools;
   expect(tools).toEqual([{ type: 'mcp', server_label: 'calc', server_url: 'http://localhost:3000/mcp', require_approval: 'never', allowed_tools: ['add'] }]);
 });
+
+test('a token of this tab goes with its server as authorization; only an own key counts', () => {
+  const mcpServers = [
+    { label: 'calc', url: 'http://localhost:3000/mcp', allowedTools: [], requireApproval: 'always' as const },
+    { label: 'constructor', url: 'https://e.x/mcp', allowedTools: [], requireApproval: 'always' as const },
+  ];
+  const { tools } = requestOptions({ ...DEFAULT_SETTINGS, mcpServers }, { calc: 's3cret' });
+  expect(tools).toEqual([
+    { type: 'mcp', server_label: 'calc', server_url: 'http://localhost:3000/mcp', require_approval: 'always', authorization: 's3cret' },
+    { type: 'mcp', server_label: 'constructor', server_url: 'https://e.x/mcp', require_approval: 'always' },
+  ]);
+});

@@ -8,13 +8,14 @@
 import type { ResponseCreateParamsStreaming, Tool } from 'openai/resources/responses/responses';
 import * as z from 'zod/mini';
 import type { RetentionWire } from '../protocol/local-storage';
+import type { McpTokens } from './mcp-tokens';
 
 export type ReasoningEffort = 'default' | 'none' | 'low' | 'medium' | 'high';
 
 /**
  * An MCP server the person added. Its host is allowed past the private-network rule (a
  * server on `localhost` is a normal case), and chats send it as an `mcp` tool. No token
- * is kept here: this is IndexedDB, where secrets must not be.
+ * is kept here: this is IndexedDB, where secrets must not be (see mcp-tokens.ts).
  */
 export interface McpServerSetting {
   label: string;
@@ -93,8 +94,11 @@ export const DEFAULT_SETTINGS: Settings = {
   mcpServers: [],
 };
 
-/** The parts of a create request that come from the settings. */
-export function requestOptions(settings: Settings): Pick<
+/**
+ * The parts of a create request that come from the settings. `mcpTokens` (by server label)
+ * become the `mcp` tools' `authorization`: a continuation must send them again.
+ */
+export function requestOptions(settings: Settings, mcpTokens: McpTokens = {}): Pick<
   ResponseCreateParamsStreaming,
   'temperature' | 'max_output_tokens' | 'instructions' | 'tools' | 'include' | 'reasoning'
 > {
@@ -107,6 +111,8 @@ export function requestOptions(settings: Settings): Pick<
       server_label: server.label,
       server_url: server.url,
       require_approval: server.requireApproval,
+      // Own keys only: a label such as `constructor` must not pick up Object's.
+      ...(Object.hasOwn(mcpTokens, server.label) && mcpTokens[server.label] ? { authorization: mcpTokens[server.label] } : {}),
       ...(server.allowedTools.length ? { allowed_tools: server.allowedTools } : {}),
     });
   return {

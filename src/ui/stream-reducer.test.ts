@@ -70,6 +70,23 @@ describe('applyStreamEvent', () => {
     expect(turn.output).toEqual(final.output);
   });
 
+  test('an MCP call: arguments stream in and its status follows the mcp_call events', () => {
+    const added = { type: 'mcp_call', id: 'mcp_1', server_label: 'calc', name: 'add', arguments: '', status: 'in_progress', output: null, error: null, approval_request_id: null };
+    const calling = play([
+      { type: 'response.output_item.added', sequence_number: 0, output_index: 0, item: added },
+      { type: 'response.mcp_call.in_progress', sequence_number: 1, output_index: 0, item_id: 'mcp_1' },
+      { type: 'response.mcp_call_arguments.delta', sequence_number: 2, output_index: 0, item_id: 'mcp_1', delta: '{"a":' },
+      { type: 'response.mcp_call_arguments.delta', sequence_number: 3, output_index: 0, item_id: 'mcp_1', delta: '1}' },
+    ]);
+    expect(calling.output[0]).toMatchObject({ arguments: '{"a":1}', status: 'in_progress' });
+    const done = [
+      { type: 'response.mcp_call_arguments.done', sequence_number: 4, output_index: 0, item_id: 'mcp_1', arguments: '{"a":2}' },
+      { type: 'response.mcp_call.failed', sequence_number: 5, output_index: 0, item_id: 'mcp_1' },
+    ].reduce((turn, event) => applyStreamEvent(turn, event as ResponseStreamEvent, 0), calling);
+    expect(done.output[0]).toMatchObject({ arguments: '{"a":2}', status: 'failed' });
+    expect(done.lastSequence).toBe(5);
+  });
+
   test('an error event fails the turn with its message', () => {
     const turn = play([{ type: 'error', sequence_number: 1, code: 'x', message: 'Boom', param: null }]);
     expect(turn).toMatchObject({ status: 'failed', error: 'Boom' });

@@ -131,6 +131,16 @@ function reduce(turn: Turn, event: ResponseStreamEvent, now: number): Turn {
       const status = event.type.slice('response.web_search_call.'.length) as 'in_progress' | 'searching' | 'completed';
       return patchItem(turn, event.output_index, (item) => (item.type === 'web_search_call' ? { ...item, status } : item));
     }
+    case 'response.mcp_call_arguments.delta':
+      return patchItem(turn, event.output_index, (item) => (item.type === 'mcp_call' ? { ...item, arguments: item.arguments + event.delta } : item));
+    case 'response.mcp_call_arguments.done':
+      return patchItem(turn, event.output_index, (item) => (item.type === 'mcp_call' ? { ...item, arguments: event.arguments } : item));
+    case 'response.mcp_call.in_progress':
+    case 'response.mcp_call.completed':
+    case 'response.mcp_call.failed': {
+      const status = event.type.slice('response.mcp_call.'.length) as 'in_progress' | 'completed' | 'failed';
+      return patchItem(turn, event.output_index, (item) => (item.type === 'mcp_call' ? { ...item, status } : item));
+    }
     case 'error':
       return { ...turn, status: 'failed', error: event.message, finishedAt: now };
     default:

@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openApp, startE2E, waitForRuntime } from '../support/browser';
+import { lastTurn, openChat, screenshot, send, waitForAnswer } from './app-support';
 import { startTestMcpServer, type TestMcpServer } from '../fixtures/mcp-server';
 
 const TOKEN = 'e2e-mcp-token-7f3a9c';
@@ -149,6 +150,41 @@ test('a server that is down, one that refuses CORS, a 401 and one the settings d
   expect(errors.unlisted).toMatch(/not contacted.*private-network.*settings/s);
   expect(unlisted.requests).toBe(0);
   expect(JSON.stringify(res)).not.toContain('wrong-token-e2e');
+});
+
+test('in the chat app: the token is given in Settings, the approval card shows the call, Approve makes it', async () => {
+  const chat = await openChat(page.context(), e2e.app.origin);
+  await chat.getByRole('button', { name: 'Settings' }).click();
+  const dialog = chat.getByRole('dialog', { name: 'Settings' });
+  // Only the working server stays; its token is given for this tab only.
+  await dialog.getByRole('button', { name: 'Remove MCP server s1' }).click();
+  await dialog.getByRole('button', { name: 'Remove MCP server s2' }).click();
+  await dialog.getByLabel('Token for s0 (kept for this tab only)').fill(TOKEN);
+  await dialog.getByRole('group', { name: 'MCP servers' }).scrollIntoViewIfNeeded();
+  await screenshot(chat, 'mcp-settings');
+  await chat.getByRole('button', { name: 'Close Settings' }).click();
+  const callsBefore = open.calls.length;
+
+  await send(chat, script([call('s0__shout', { text: 'hello' }), 'Shouted.']));
+  await waitForAnswer(chat);
+  const card = lastTurn(chat).getByRole('region', { name: 'Approval request: shout on s0' });
+  await expect(card.locator('.function-args').textContent()).resolves.toContain('"text": "hello"');
+  expect(open.calls.length).toBe(callsBefore); // nothing is called before the person says so
+  await screenshot(chat, 'mcp-approval-card');
+
+  await card.getByRole('button', { name: 'Approve shout on s0' }).click();
+  await lastTurn(chat).getByText('Approved: shout on s0').waitFor();
+  await waitForAnswer(chat);
+  const made = lastTurn(chat).getByRole('region', { name: 'MCP call shout on s0' });
+  await expect(made.getByLabel('Output').textContent()).resolves.toBe('HELLO');
+  await expect(lastTurn(chat).locator('.message-text').textContent()).resolves.toContain('Shouted.');
+  expect(open.calls.slice(callsBefore)).toEqual([{ name: 'shout', args: { text: 'hello' }, authorization: `Bearer ${TOKEN}` }]);
+  // The answered card shows the decision and offers the buttons no more.
+  const answered = chat.locator('li.turn').nth(-2).getByRole('region', { name: 'Approval request: shout on s0' });
+  await expect(answered.getAttribute('data-decision')).resolves.toBe('approved');
+  await expect(answered.getByRole('button').count()).resolves.toBe(0);
+  await screenshot(chat, 'mcp-approved-call');
+  await chat.close();
 });
 
 test('no authorization value is found anywhere in IndexedDB', async () => {

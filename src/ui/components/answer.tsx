@@ -3,7 +3,17 @@ import type { ResponseOutputItem, ResponseOutputText } from 'openai/resources/re
 import { isRunning, tokensPerSecond, type Turn } from '../saved-chat';
 import { formatTokensPerSecond } from '../format';
 import { MarkdownView } from './markdown-view';
+import { McpApprovalCard, McpCallCard, McpListToolsCard } from './mcp-cards';
 import { CodeInterpreterCard, FunctionCallView, WebSearchCard } from './tool-cards';
+
+/** How the answer's MCP approval requests are answered (chat-view fills it in). */
+export interface ApprovalControls {
+  /** Request id → approved, for the requests already answered in the conversation. */
+  decisions: ReadonlyMap<string, boolean>;
+  /** Only for the last answer: its requests can still be answered. */
+  onDecide?: (requestId: string, approve: boolean) => void;
+  disabled?: boolean;
+}
 
 function reasoningText(item: Extract<ResponseOutputItem, { type: 'reasoning' }>): string {
   const parts = item.content?.length ? item.content : item.summary;
@@ -43,7 +53,7 @@ function Citations({ parts }: { parts: ResponseOutputText[] }) {
   );
 }
 
-function OutputItemView({ item, streaming }: { item: ResponseOutputItem; streaming: boolean }) {
+function OutputItemView({ item, streaming, running, approvals }: { item: ResponseOutputItem; streaming: boolean; running: boolean; approvals?: ApprovalControls }) {
   switch (item.type) {
     case 'reasoning':
       return <Reasoning text={reasoningText(item)} streaming={streaming} />;
@@ -64,6 +74,21 @@ function OutputItemView({ item, streaming }: { item: ResponseOutputItem; streami
       return <WebSearchCard call={item} />;
     case 'function_call':
       return <FunctionCallView call={item} />;
+    case 'mcp_list_tools':
+      return <McpListToolsCard item={item} busy={running} />;
+    case 'mcp_call':
+      return <McpCallCard call={item} />;
+    case 'mcp_approval_request': {
+      const onDecide = approvals?.onDecide;
+      return (
+        <McpApprovalCard
+          request={item}
+          decision={approvals?.decisions.get(item.id)}
+          onDecide={onDecide && ((approve) => onDecide(item.id, approve))}
+          disabled={approvals?.disabled ?? false}
+        />
+      );
+    }
     default:
       return <pre className="function-args">{JSON.stringify(item, null, 2)}</pre>;
   }
@@ -86,7 +111,7 @@ function statusNote(turn: Turn): string | null {
   }
 }
 
-export function Answer({ turn }: { turn: Turn }) {
+export function Answer({ turn, approvals }: { turn: Turn; approvals?: ApprovalControls }) {
   const running = isRunning(turn);
   const note = statusNote(turn);
   const rate = tokensPerSecond(turn);
@@ -94,7 +119,7 @@ export function Answer({ turn }: { turn: Turn }) {
   return (
     <div className="answer" aria-busy={running} data-status={turn.status} data-response-id={turn.responseId ?? undefined}>
       {turn.output.map((item, i) => (
-        <OutputItemView key={item.id ?? i} item={item} streaming={running && i === last} />
+        <OutputItemView key={item.id ?? i} item={item} streaming={running && i === last} running={running} approvals={approvals} />
       ))}
       {note && (
         <p className={running ? 'answer-note pending' : 'answer-note'} data-note={turn.status}>

@@ -1,7 +1,7 @@
 /** The open conversation: messages, answers, and the composer (Send / Stop). */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useServices } from '../app-context';
-import { answerText, isRunning, type Turn } from '../saved-chat';
+import { answerText, approvalDecisions, isRunning, type Turn } from '../saved-chat';
 import { useStore } from '../external-store';
 import { Answer } from './answer';
 import { EmptyState } from './empty-state';
@@ -143,6 +143,13 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
   };
 
   const turns = conversation?.turns ?? [];
+  const decisions = approvalDecisions(turns);
+  const decide = (requestId: string, approve: boolean) => {
+    stick.current = true;
+    void chat.respondToApproval(requestId, approve);
+    // The buttons go away with the answer: keep the focus where the next message is typed.
+    inputRef.current?.focus();
+  };
   return (
     <main className="chat" aria-label="Chat">
       <div
@@ -163,13 +170,17 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
                 <li key={turn.id} className="turn" data-turn-status={turn.status}>
                   <UserMessage
                     turn={turn}
-                    editable={isLast && !busy && ready}
+                    // An approval is answered again with Regenerate, not edited as text.
+                    editable={isLast && !busy && ready && !turn.approval}
                     onEdit={(text) => {
                       void chat.editLast(text);
                       inputRef.current?.focus();
                     }}
                   />
-                  <Answer turn={turn} />
+                  <Answer
+                    turn={turn}
+                    approvals={{ decisions, ...(isLast && !isRunning(turn) ? { onDecide: decide } : {}), disabled: busy || !ready || !settings.model }}
+                  />
                   {!isRunning(turn) && (
                     <div className="turn-actions">
                       {answerText(turn) && <CopyButton text={answerText(turn)} />}

@@ -1,8 +1,9 @@
-/** Sampling, limits, instructions, tools, reasoning effort and stored responses; saved as they change. */
+/** Sampling, limits, instructions, tools, MCP servers, reasoning effort and stored responses; saved as they change. */
 import { useServices } from '../app-context';
 import { useStore } from '../external-store';
 import type { ReasoningEffort } from '../settings';
 import { Dialog } from './dialog';
+import { McpServersSection } from './mcp-servers-section';
 import { StorageSection } from './storage-section';
 
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -97,6 +98,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
             Leave empty to search Wikipedia, or give the address of a SearXNG instance with JSON output on (e.g. https://searx.example.org). A change applies after the app is reloaded.
           </p>
         </fieldset>
+        <McpServersSection />
         <StorageSection />
       </form>
     </Dialog>

@@ -106,7 +106,7 @@ export function WebSearchCard({ call }: { call: ResponseFunctionWebSearch }) {
   );
 }
 
-function prettyArguments(args: string): string {
+export function prettyArguments(args: string): string {
   try {
     return JSON.stringify(JSON.parse(args), null, 2);
   } catch {
