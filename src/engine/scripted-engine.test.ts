@@ -44,13 +44,13 @@ describe('ScriptedEngine logprobs', () => {
   it('reports one deterministic logprob per token when asked, with sorted alternatives', async () => {
     const deltas = await generate(2);
     expect(deltas.map((d) => d.logprobs?.map((l) => l.token).join(''))).toEqual(deltas.map((d) => d.text));
-    expect(deltas.map((d) => d.logprobs![0]!.logprob)).toEqual([-0, -0.1, -0.2]);
+    expect(deltas.map((d) => d.logprobs![0]!.logprob)).toEqual([0, -0.1, -0.2]);
     expect(deltas[0]!.logprobs![0]).toEqual({
       token: 'Hé ',
-      logprob: -0,
+      logprob: 0,
       bytes: [0x48, 0xc3, 0xa9, 0x20],
       top_logprobs: [
-        { token: 'Hé ', logprob: -0, bytes: [0x48, 0xc3, 0xa9, 0x20] },
+        { token: 'Hé ', logprob: 0, bytes: [0x48, 0xc3, 0xa9, 0x20] },
         { token: '<alt 1>', logprob: -1, bytes: [...new TextEncoder().encode('<alt 1>')] },
       ],
     });

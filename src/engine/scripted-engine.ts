@@ -69,7 +69,7 @@ const utf8 = new TextEncoder();
 
 /** The logprob of the token at output index `index` (see the header for the rule). */
 export function scriptedLogprob(token: string, index: number, topLogprobs: number): SampledLogprob {
-  const logprob = -(index % 5) / 10;
+  const logprob = 0 - (index % 5) / 10; // never -0: it would not survive JSON
   const alternatives = Array.from({ length: Math.max(0, topLogprobs - 1) }, (_, k) => {
     const alt = `<alt ${k + 1}>`;
     return { token: alt, logprob: logprob - (k + 1), bytes: [...utf8.encode(alt)] };
