@@ -140,6 +140,8 @@ export interface Engine {
    * the server refuses requests for logprobs with a 400 naming the model.
    */
   readonly reportsLogprobs?: boolean;
+  /** The most alternatives per token (`topLogprobs`) it can report; absent: OpenAI's 20. */
+  readonly maxTopLogprobs?: number;
   /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.

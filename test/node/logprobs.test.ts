@@ -34,7 +34,6 @@ class PacedScriptedEngine extends ScriptedEngine {
 
 /** `test-scripted` on an engine that cannot report logprobs (as web-llm and wllama today). */
 class NoLogprobsEngine extends ScriptedEngine {
-  override readonly name = 'no-logprobs';
   override readonly reportsLogprobs = false;
 }
 
@@ -112,6 +111,16 @@ test('top_logprobs outside 0–20 is a 400 naming it', async () => {
     const error = await local.client.responses.create({ model, input: 'hi', top_logprobs, include }).catch((err: unknown) => err);
     expect(error).toMatchObject({ status: 400, param: 'top_logprobs' });
   }
+});
+
+test('an engine with fewer alternatives than asked (web-llm: 5): a 400 naming the model and its limit', async () => {
+  class FiveTopEngine extends ScriptedEngine {
+    readonly maxTopLogprobs = 5;
+  }
+  local = await localClient({ engine: new FiveTopEngine() });
+  const error = await local.client.responses.create({ model, input: 'hi', top_logprobs: 6, include }).catch((err: unknown) => err);
+  expect(error).toMatchObject({ status: 400, code: 'logprobs_unsupported', param: 'top_logprobs', message: expect.stringMatching(/'test-scripted'.*at most 5/) });
+  expect(textPart(await local.client.responses.create({ model, input: script('Hi'), top_logprobs: 5, include })).logprobs).toHaveLength(1);
 });
 
 test('an engine that cannot report logprobs: a 400 naming the model and the parameter', async () => {

@@ -77,8 +77,16 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   return { request, model, input, plan, promptTokens };
 }
 
-/** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them: a 400 naming both. */
+/** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
 function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void {
+  const top = request.top_logprobs ?? 0;
+  const max = model.engine.maxTopLogprobs ?? 20;
+  if (model.engine.reportsLogprobs && top > max)
+    throw invalidRequest(
+      `The model '${model.info.id}' reports at most ${max} top_logprobs per token (its ${model.engine.name} engine's limit); got ${top}. Ask for ${max} or fewer.`,
+      'top_logprobs',
+      Codes.logprobsUnsupported,
+    );
   if (model.engine.reportsLogprobs) return;
   const param = request.include?.includes('message.output_text.logprobs') ? 'include' : (request.top_logprobs ?? 0) > 0 ? 'top_logprobs' : null;
   if (param === null) return;
