@@ -65,6 +65,12 @@ export interface StreamParser {
    * tags included. Used to count reasoning tokens. Complete after `end()`.
    */
   reasoningSpans(): Array<[number, number]>;
+  /**
+   * Ranges `[start, end)` of the raw blocks that became `tool_call` events. With
+   * `reasoningSpans` it says which raw characters became text: all the others, in order
+   * (token logprobs of output text are found that way).
+   */
+  toolCallSpans(): Array<[number, number]>;
 }
 
 export interface ParserOptions {

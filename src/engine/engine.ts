@@ -54,13 +54,37 @@ export interface GenerateRequest {
   stop?: string[];
   /** Structured output constraint, already reduced to a JSON schema (or `{}` for any JSON object). */
   jsonSchema?: Record<string, unknown>;
+  /**
+   * Report each token's log probability with this many most likely alternatives (0–20) on
+   * every delta (`EngineDelta.logprobs`). Absent: no logprobs. Only sent to engines whose
+   * `reportsLogprobs` is true.
+   */
+  topLogprobs?: number;
   signal: AbortSignal;
+}
+
+/** A candidate token and its log probability, in OpenAI's `Logprob.TopLogprob` shape. */
+export interface TokenLogprob {
+  token: string;
+  logprob: number;
+  /** The token's UTF-8 bytes. */
+  bytes: number[];
+}
+
+/** A sampled token's log probability and its most likely alternatives (OpenAI's `Logprob`). */
+export interface SampledLogprob extends TokenLogprob {
+  top_logprobs: TokenLogprob[];
 }
 
 /** One step of generation: raw text and the number of tokens it came from. */
 export interface EngineDelta {
   text: string;
   tokens: number;
+  /**
+   * When `GenerateRequest.topLogprobs` was set: one entry per token of this delta, in order,
+   * whose `token`s concatenated are `text`.
+   */
+  logprobs?: SampledLogprob[];
 }
 
 export interface EngineUsage {
@@ -111,6 +135,13 @@ export interface Engine {
    * model — its definition of a token); absent/false when it is an estimate.
    */
   readonly exactTokenCounts?: boolean;
+  /**
+   * True when `generate` honours `topLogprobs` (fills `EngineDelta.logprobs`); absent/false:
+   * the server refuses requests for logprobs with a 400 naming the model.
+   */
+  readonly reportsLogprobs?: boolean;
+  /** The most alternatives per token (`topLogprobs`) it can report; absent: OpenAI's 20. */
+  readonly maxTopLogprobs?: number;
   /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.

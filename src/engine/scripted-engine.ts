@@ -6,12 +6,18 @@
  * what it is "shown" (usage and the context window count it), and the script is read from
  * the rendered messages, where Qwen shows tool results as user turns of
  * `<tool_response>` blocks.
+ *
+ * Logprobs (when `topLogprobs` is asked for), deterministic so tests can state them: the
+ * token at output index i (0-based, one chunk = one token) has logprob `-(i % 5) / 10`;
+ * its alternatives are the token itself followed by `topLogprobs - 1` made-up tokens
+ * `<alt k>` (k = 1, 2, …) with logprob `-(i % 5) / 10 - k`, so the list is sorted, most
+ * likely first, and the sampled token is the most likely. `bytes` are the UTF-8 bytes.
  */
 import type { Rendered } from '../chat/chat-format';
 import type { ChatMessage } from '../chat/chat-message';
 import { sleep } from '../shared/abort';
 import { invalidRequest } from '../shared/api-error';
-import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, Generation, ModelInfo } from './engine';
+import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, Generation, ModelInfo, SampledLogprob } from './engine';
 import { Codes } from '../shared/error-codes';
 
 export const SCRIPTED_MODEL_ID = 'test-scripted';
@@ -59,6 +65,20 @@ export function readScript(messages: readonly ChatMessage[]): Script {
   };
 }
 
+const utf8 = new TextEncoder();
+
+/** The logprob of the token at output index `index` (see the header for the rule). */
+export function scriptedLogprob(token: string, index: number, topLogprobs: number): SampledLogprob {
+  const logprob = 0 - (index % 5) / 10; // never -0: it would not survive JSON
+  const alternatives = Array.from({ length: Math.max(0, topLogprobs - 1) }, (_, k) => {
+    const alt = `<alt ${k + 1}>`;
+    return { token: alt, logprob: logprob - (k + 1), bytes: [...utf8.encode(alt)] };
+  });
+  const bytes = [...utf8.encode(token)];
+  const top = topLogprobs > 0 ? [{ token, logprob, bytes }, ...alternatives] : [];
+  return { token, logprob, bytes, top_logprobs: top };
+}
+
 /** Splits by code points so a chunk never cuts a surrogate pair. */
 function chunks(text: string, size: number): string[] {
   const chars = Array.from(text);
@@ -77,6 +97,7 @@ export class ScriptedEngine implements Engine {
   /** ceil(prompt characters / 4): the prompt is the text this model is shown. */
   /** Its tokens are defined as 4 characters of the prompt: the count is exact by definition. */
   readonly exactTokenCounts: boolean = true;
+  readonly reportsLogprobs: boolean = true;
 
   async countTokens(_model: string, input: Rendered): Promise<number> {
     return Math.ceil(input.prompt.length / 4);
@@ -121,7 +142,8 @@ export class ScriptedEngine implements Engine {
           finish = 'abort';
           return;
         }
-        yield { text: parts[i]!, tokens: 1 };
+        const text = parts[i]!;
+        yield request.topLogprobs === undefined ? { text, tokens: 1 } : { text, tokens: 1, logprobs: [scriptedLogprob(text, i, request.topLogprobs)] };
       }
     }
 

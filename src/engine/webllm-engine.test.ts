@@ -429,6 +429,33 @@ describe('WebLlmEngine: generating', () => {
     expect(fake().requests[0]?.stop).toEqual(['Observation:']);
   });
 
+  it('logprobs: asks web-llm for them (at least one alternative) and trims to what was asked; none for the stop token or the dropped think block', async () => {
+    const { engine, fake } = await loaded(QWEN);
+    fake().replies.push({ tokens: ['Sure', '.'] });
+    const deltas = await collect(engine.generate(request({ topLogprobs: 0, enableThinking: false })));
+    expect(fake().requests[0]).toMatchObject({ logprobs: true, top_logprobs: 1 });
+    expect(deltas.map((d) => d.logprobs)).toEqual([
+      [{ token: 'Sure', logprob: -0.25, bytes: [...new TextEncoder().encode('Sure')], top_logprobs: [] }],
+      [{ token: '.', logprob: -0.5, bytes: [46], top_logprobs: [] }],
+      [],
+    ]);
+    fake().replies.push({ tokens: ['Hi', ' Obs', 'ervation'] });
+    const held = await collect(engine.generate(request({ topLogprobs: 2, stop: ['Observation:'] })));
+    expect(fake().requests[1]).toMatchObject({ logprobs: true, top_logprobs: 2 });
+    // 'Obs' was held back as a possible stop string: the token ' Obs' goes with the ' ' released, 'ervation' with the rest.
+    expect(held.map((d) => [d.text, d.logprobs?.map((l) => l.token)])).toEqual([
+      ['Hi', ['Hi']],
+      [' ', [' Obs']],
+      ['Observation', ['ervation']],
+    ]);
+    expect(held[0]!.logprobs![0]!.top_logprobs.map((t) => t.token)).toEqual(['Hi', 'alt 1']);
+    fake().replies.push({ tokens: ['ok'] });
+    await collect(engine.generate(request()));
+    expect(fake().requests[2]).not.toHaveProperty('logprobs');
+    expect(engine.reportsLogprobs).toBe(true);
+    expect(engine.maxTopLogprobs).toBe(5);
+  });
+
   it('stop sequences: held text is released when the model stops on its own', async () => {
     const { engine, fake } = await loaded();
     fake().replies.push({ tokens: ['Hi', ' Obs'] });

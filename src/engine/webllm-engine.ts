@@ -147,6 +147,9 @@ export class WebLlmEngine implements Engine {
   readonly name = 'web-llm';
   /** A small model on a fast GPU decodes 100+ tokens/s: the same cap on text events as wllama. */
   readonly deltaWindowMs = REAL_ENGINE_DELTA_WINDOW_MS;
+  /** web-llm streams each sampled token's logprob (`choices[0].logprobs.content`), with up to 5 alternatives. */
+  readonly reportsLogprobs = true;
+  readonly maxTopLogprobs = 5;
   /** The records web-llm loads from (mirrored when `modelBase` is set). */
   readonly appConfig: AppConfig;
   /** Cached models, deleting one, storage estimate: for the runtime's control API. */
@@ -259,6 +262,7 @@ export class WebLlmEngine implements Engine {
         signal: request.signal,
         ...(request.stop ? { stop: request.stop } : {}),
         ...(thinkingOff ? { dropPrefix: WEBLLM_EMPTY_THINKING } : {}),
+        ...(request.topLogprobs !== undefined ? { topLogprobs: request.topLogprobs } : {}),
       },
       {
         mapError: (err) => generationError(err, { model: request.model }),
@@ -452,6 +456,8 @@ export class WebLlmEngine implements Engine {
     if (request.temperature !== undefined) body.temperature = request.temperature;
     if (request.topP !== undefined) body.top_p = Math.min(1, Math.max(MIN_TOP_P, request.topP));
     if (request.stop && request.stop.length > 0) body.stop = request.stop;
+    // web-llm computes logprobs only when asked for at least one alternative; the generation trims to what was asked.
+    if (request.topLogprobs !== undefined) Object.assign(body, { logprobs: true, top_logprobs: Math.max(1, request.topLogprobs) });
     if (request.jsonSchema) {
       // web-llm compiles `schema` (a JSON string) with xgrammar; `{}` asks for any JSON object.
       const schema = Object.keys(request.jsonSchema).length === 0 ? { type: 'object' } : request.jsonSchema;

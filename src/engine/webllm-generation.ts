@@ -27,10 +27,17 @@
  * already streamed the part of it that came in earlier tokens. A tail of text that could
  * be the start of a stop string is held back until it is not; at the end, web-llm's final
  * text (`getMessage()`) decides whether the held text was real output.
+ *
+ * Logprobs (`topLogprobs` set; the request asked web-llm for `logprobs` and at least one
+ * alternative, below which it computes none): each chunk carries its token's entry in
+ * `choices[0].logprobs.content`. A token's entry goes out with the first text released after
+ * it came (a token partly held back as a possible stop string goes with the part released),
+ * and is dropped with the dropped think block and for the stop token's empty chunk. A token that ends inside a UTF-8
+ * character yields no chunk, so web-llm reports no logprob for it.
  */
 import type { ChatCompletionChunk, CompletionUsage, MLCEngineInterface } from '@mlc-ai/web-llm';
 import type { ApiError } from '../shared/api-error';
-import type { EngineDelta, EngineUsage, FinishReason, Generation } from './engine';
+import type { EngineDelta, EngineUsage, FinishReason, Generation, SampledLogprob } from './engine';
 
 export type StreamEngine = Pick<MLCEngineInterface, 'interruptGenerate' | 'getMessage'>;
 
@@ -110,13 +117,17 @@ export class WebLlmGeneration implements Generation {
   /** Everything web-llm has streamed that was released or dropped: a prefix of its `getMessage()`. */
   private emitted = '';
   private held = '';
+  /** With `topLogprobs`: the logprobs of the tokens whose text is not released yet. */
+  private readonly topLogprobs: number | undefined;
+  private pendingLogprobs: SampledLogprob[] = [];
 
   constructor(
     primed: Promise<PrimedStream>,
-    options: { signal: AbortSignal; stop?: readonly string[]; dropPrefix?: string },
+    options: { signal: AbortSignal; stop?: readonly string[]; dropPrefix?: string; topLogprobs?: number },
     hooks: GenerationHooks,
   ) {
     this.signal = options.signal;
+    this.topLogprobs = options.topLogprobs;
     this.prefix = options.dropPrefix ?? null;
     this.stops = (options.stop ?? []).filter((s) => s.length > 0);
     this.hooks = hooks;
@@ -229,7 +240,14 @@ export class WebLlmGeneration implements Generation {
       return null;
     }
     this.pendingTokens += 1;
-    const text = this.release(this.withoutPrefix(choice.delta.content ?? ''));
+    const unprefixed = this.withoutPrefix(choice.delta.content ?? '');
+    // An empty chunk is the stop token (or the dropped think block): not output, so no logprob.
+    if (this.topLogprobs !== undefined && unprefixed !== '') {
+      const top = this.topLogprobs;
+      for (const entry of choice.logprobs?.content ?? [])
+        this.pendingLogprobs.push({ token: entry.token, logprob: entry.logprob, bytes: entry.bytes ?? [], top_logprobs: entry.top_logprobs.slice(0, top).map((t) => ({ token: t.token, logprob: t.logprob, bytes: t.bytes ?? [] })) });
+    }
+    const text = this.release(unprefixed);
     if (text === '') return null;
     return this.emit(text, this.pendingTokens);
   }
@@ -238,7 +256,10 @@ export class WebLlmGeneration implements Generation {
     this.emitted += text;
     this.yieldedTokens += tokens;
     this.pendingTokens = Math.max(0, this.pendingTokens - tokens);
-    return { text, tokens };
+    if (this.topLogprobs === undefined) return { text, tokens };
+    const logprobs = this.pendingLogprobs;
+    this.pendingLogprobs = [];
+    return { text, tokens, logprobs };
   }
 
   private withoutPrefix(text: string): string {

@@ -193,7 +193,7 @@ export const CreateResponseRequest = z.strictObject({
     .optional(),
   reasoning: ReasoningConfig.nullish(),
   truncation: z.enum(['auto', 'disabled']).nullish(),
-  include: z.array(z.enum(['code_interpreter_call.outputs', 'reasoning.encrypted_content'])).nullish(),
+  include: z.array(z.enum(['code_interpreter_call.outputs', 'reasoning.encrypted_content', 'message.output_text.logprobs'])).nullish(),
   service_tier: ServiceTier.nullish(),
   user: z.string().max(512).optional(),
   /** Accepted as OpenAI does; the engine keeps its KV cache for the next turn whatever they say. */
@@ -208,7 +208,8 @@ export const CreateResponseRequest = z.strictObject({
   safety_identifier: z.string().max(64).nullish(),
   prompt_cache_key: z.string().max(1024).nullish(),
   prompt_cache_retention: z.enum(['in_memory', '24h']).nullish(),
-  top_logprobs: z.literal(0).nullish(),
+  /** Alternatives reported per output token (OpenAI allows 0–20); logprobs are returned with `include: ["message.output_text.logprobs"]`. */
+  top_logprobs: z.number().int().min(0).max(20).nullish(),
   /** A conversation (`conv_…`, or `{id}`) whose items are the context and which gains this turn's items. */
   conversation: z.union([z.string().min(1), z.strictObject({ id: z.string().min(1) })]).nullish(),
   prompt: unsupported('Stored prompt templates are not supported by the local runtime; send instructions and input instead.'),

@@ -16,11 +16,18 @@ export const UrlCitation = z.object({
 
 export type UrlCitation = z.infer<typeof UrlCitation>;
 
+/** A candidate token and its log probability (OpenAI's `Logprob.TopLogprob`). */
+export const TopLogprob = z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number().int().min(0).max(255)) });
+/** A sampled token of output text, its log probability and the most likely alternatives (OpenAI's `Logprob`). */
+export const Logprob = TopLogprob.extend({ top_logprobs: z.array(TopLogprob) });
+export type Logprob = z.infer<typeof Logprob>;
+
 export const OutputText = z.object({
   type: z.literal('output_text'),
   text: z.string(),
   annotations: z.array(UrlCitation),
-  logprobs: z.array(z.never()).optional(),
+  /** Only with `include: ["message.output_text.logprobs"]`: the tokens of `text`, in order. */
+  logprobs: z.array(Logprob).optional(),
 });
 export type OutputText = z.infer<typeof OutputText>;
 

@@ -3,7 +3,7 @@
  * per event of a response; the SSE `event:` line always equals `type`.
  */
 import { z } from 'zod';
-import { FunctionCall, OutputItem, OutputText, ReasoningText, UrlCitation } from './output-items';
+import { FunctionCall, Logprob, OutputItem, OutputText, ReasoningText, UrlCitation } from './output-items';
 import { ResponseObject } from './response-object';
 
 const seq = { sequence_number: z.number().int().min(0) };
@@ -28,8 +28,8 @@ const ContentPart = z.union([OutputText, ReasoningText]);
 export const ContentPartAdded = z.object({ type: z.literal('response.content_part.added'), ...seq, ...part, part: ContentPart });
 export const ContentPartDone = z.object({ type: z.literal('response.content_part.done'), ...seq, ...part, part: ContentPart });
 
-export const OutputTextDelta = z.object({ type: z.literal('response.output_text.delta'), ...seq, ...part, delta: z.string(), logprobs: z.array(z.never()), ...obfuscation });
-export const OutputTextDone = z.object({ type: z.literal('response.output_text.done'), ...seq, ...part, text: z.string(), logprobs: z.array(z.never()) });
+export const OutputTextDelta = z.object({ type: z.literal('response.output_text.delta'), ...seq, ...part, delta: z.string(), logprobs: z.array(Logprob), ...obfuscation });
+export const OutputTextDone = z.object({ type: z.literal('response.output_text.done'), ...seq, ...part, text: z.string(), logprobs: z.array(Logprob) });
 export const OutputTextAnnotationAdded = z.object({
   type: z.literal('response.output_text.annotation.added'),
   ...seq,

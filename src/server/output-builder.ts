@@ -4,7 +4,7 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../chat/chat-format';
-import type { CodeInterpreterCall, FunctionCall, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
+import type { CodeInterpreterCall, FunctionCall, Logprob, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
 import { newId } from '../shared/ids';
 import type { ReasoningSummary } from '../protocol/create-request';
@@ -24,10 +24,12 @@ export interface BuilderHooks {
   annotate?: (text: string) => UrlCitation[];
   /** `reasoning.summary`: reasoning items also get a `summary_text` part (see reasoning-summary.ts). */
   summary?: ReasoningSummary;
+  /** `include: ["message.output_text.logprobs"]`: output_text parts carry the logprobs of their tokens. */
+  logprobs?: boolean;
 }
 
 type Open =
-  | { kind: 'message'; index: number; item: OutputMessage; text: string }
+  | { kind: 'message'; index: number; item: OutputMessage; text: string; logprobs: Logprob[] }
   | { kind: 'reasoning'; index: number; item: Reasoning; text: string; summary: SummaryText | null; summaryOpen: boolean };
 
 /**
@@ -40,6 +42,8 @@ export class OutputBuilder {
   private open: Open | null = null;
   /** Whitespace between items is held until real text follows, so no whitespace-only messages appear. */
   private pendingSpace = '';
+  /** The logprobs of the tokens of `pendingSpace`: they go out with it or not at all. */
+  private pendingLogprobs: Logprob[] = [];
 
   constructor(
     private readonly emitEvent: Emit,
@@ -54,6 +58,7 @@ export class OutputBuilder {
   beginBuiltinCall(item: BuiltinCallItem): number {
     this.closeOpen('completed');
     this.pendingSpace = '';
+    this.pendingLogprobs = [];
     const index = this.output.push(structuredClone(item)) - 1;
     this.emit({ type: 'response.output_item.added', output_index: index, item: structuredClone(item) });
     return index;
@@ -92,10 +97,11 @@ export class OutputBuilder {
     return this.output.filter((i) => i.type === 'mcp_approval_request').length;
   }
 
-  accept(event: ParseEvent): void {
+  /** `logprobs`: for a text event, the logprobs of the tokens it brings (see text-logprobs.ts). */
+  accept(event: ParseEvent, logprobs: readonly Logprob[] = []): void {
     switch (event.type) {
       case 'text':
-        return this.text(event.text);
+        return this.text(event.text, logprobs);
       case 'reasoning':
         return this.reasoning(event.text);
       case 'reasoning_done':
@@ -110,22 +116,34 @@ export class OutputBuilder {
   finish(status: 'completed' | 'incomplete'): void {
     this.closeOpen(status);
     this.pendingSpace = '';
+    this.pendingLogprobs = [];
   }
 
-  private text(text: string): void {
+  private text(text: string, logprobs: readonly Logprob[]): void {
     if (this.open?.kind !== 'message') {
       const all = this.pendingSpace + text;
+      const allLogprobs = [...this.pendingLogprobs, ...logprobs];
       if (all.trim() === '') {
         this.pendingSpace = all;
+        this.pendingLogprobs = allLogprobs;
         return;
       }
       this.pendingSpace = '';
+      this.pendingLogprobs = [];
       this.openMessage();
       text = all;
+      logprobs = allLogprobs;
     }
     const open = this.open as Extract<Open, { kind: 'message' }>;
     open.text += text;
-    this.emit({ type: 'response.output_text.delta', item_id: open.item.id, output_index: open.index, content_index: 0, delta: text, logprobs: [] });
+    if (this.hooks.logprobs) open.logprobs.push(...logprobs);
+    const reported = this.hooks.logprobs ? structuredClone([...logprobs]) : [];
+    this.emit({ type: 'response.output_text.delta', item_id: open.item.id, output_index: open.index, content_index: 0, delta: text, logprobs: reported });
+  }
+
+  /** An output_text part; with logprobs on, it carries them (`[]` when there are none yet). */
+  private textPart(text: string, annotations: UrlCitation[], logprobs: readonly Logprob[]): OutputText {
+    return this.hooks.logprobs ? { type: 'output_text', text, annotations, logprobs: structuredClone([...logprobs]) } : { type: 'output_text', text, annotations };
   }
 
   private reasoning(text: string): void {
@@ -145,6 +163,7 @@ export class OutputBuilder {
   private toolCall(name: string, args: string): void {
     this.closeOpen('completed');
     this.pendingSpace = '';
+    this.pendingLogprobs = [];
     if (this.hooks.builtinNames?.has(name)) return this.hooks.onBuiltinCall?.(name, args);
     const item: FunctionCall = { type: 'function_call', id: newId('fc'), call_id: newId('call'), name, arguments: '', status: 'in_progress' };
     const index = this.output.push(item) - 1;
@@ -160,9 +179,9 @@ export class OutputBuilder {
     this.closeOpen('completed');
     const item: OutputMessage = { type: 'message', id: newId('msg'), role: 'assistant', status: 'in_progress', content: [] };
     const index = this.output.push(item) - 1;
-    this.open = { kind: 'message', index, item, text: '' };
+    this.open = { kind: 'message', index, item, text: '', logprobs: [] };
     this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item, content: [] } });
-    this.emit({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
+    this.emit({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: this.textPart('', [], []) });
   }
 
   private openReasoning(): void {
@@ -185,8 +204,8 @@ export class OutputBuilder {
       annotations.forEach((annotation, annotation_index) =>
         this.emit({ type: 'response.output_text.annotation.added', item_id: item.id, output_index: index, content_index: 0, annotation_index, annotation }),
       );
-      const part = { type: 'output_text' as const, text, annotations };
-      this.emit({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: [] });
+      const part = this.textPart(text, annotations, open.logprobs);
+      this.emit({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: structuredClone(part.logprobs ?? []) });
       this.emit({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
       open.item.content = [part];
     } else {
@@ -211,7 +230,7 @@ export class OutputBuilder {
     return this.output.map((item) => {
       const open = this.open;
       if (open && open.item === item) {
-        if (open.kind === 'message') return { ...open.item, content: [{ type: 'output_text' as const, text: open.text, annotations: [] }] };
+        if (open.kind === 'message') return { ...open.item, content: [this.textPart(open.text, [], open.logprobs)] };
         const summary = open.summaryOpen && open.summary ? [{ type: 'summary_text' as const, text: open.summary.value }] : [];
         return { ...open.item, summary, content: [{ type: 'reasoning_text' as const, text: open.text }] };
       }

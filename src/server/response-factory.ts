@@ -34,7 +34,7 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     top_p: request.top_p ?? 1,
     presence_penalty: 0,
     frequency_penalty: 0,
-    top_logprobs: 0,
+    top_logprobs: request.top_logprobs ?? 0,
     text: { format: request.text?.format ?? { type: 'text' }, verbosity: request.text?.verbosity ?? 'medium' },
     tool_choice: request.tool_choice ?? 'auto',
     tools: (request.tools ?? []).map((tool) => {

@@ -11,12 +11,13 @@ import type { Engine, FinishReason } from '../engine/engine';
 import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../protocol/stream-events';
 import type { ResponseStore } from '../store/response-store';
-import type { StoredItem } from '../protocol/output-items';
+import type { Logprob, StoredItem } from '../protocol/output-items';
 import { describeError, toApiErrorData } from '../shared/api-error';
 import { pacedBatches } from '../shared/paced-batches';
 import type { QueuePlace } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
+import { TextLogprobs } from './text-logprobs';
 import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
 import { approvalAsConversation, beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
 import { mcpFunctionName, type McpToolEntry } from './mcp-servers';
@@ -72,6 +73,7 @@ export class ResponseRun {
       onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
       annotate: (text) => citationsFor(text, this.pages),
       ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
+      logprobs: plan.generation.topLogprobs !== undefined,
     });
     this.done = this.execute();
   }
@@ -287,6 +289,9 @@ export class ResponseRun {
     // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
     const single = plan.singleCall;
     const callMade = () => single && this.builder.functionCallCount + this.builder.approvalRequestCount + this.pending.length > 0;
+    const logprobs = plan.generation.topLogprobs !== undefined ? new TextLogprobs() : null;
+    const accept = (events: ParseEvent[]) =>
+      this.acceptAll(events, callMade, (length) => logprobs?.take(length, [...parser.reasoningSpans(), ...parser.toolCallSpans()]) ?? []);
     // Deltas faster than the engine's window go out together: see `Engine.deltaWindowMs`.
     for await (const batch of pacedBatches(stream, { intervalMs: engine.deltaWindowMs ?? 0 })) {
       let text = '';
@@ -295,11 +300,12 @@ export class ResponseRun {
         position += delta.text.length;
         outputTokens += delta.tokens;
         text += delta.text;
+        logprobs?.record(delta.text.length, delta.logprobs);
       }
-      this.acceptAll(parser.push(text), callMade);
+      accept(parser.push(text));
       if (callMade()) generation.abort();
     }
-    this.acceptAll(parser.end(), callMade);
+    accept(parser.end());
 
     const reasoningTokens = deltas
       .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
@@ -310,11 +316,14 @@ export class ResponseRun {
     return { inputTokens: final.inputTokens, cachedTokens: final.cachedTokens, outputTokens, reasoningTokens, finish: stream.finishReason() };
   }
 
-  /** Hands parsed events to the builder, dropping everything after the call that ends a single-call turn. */
-  private acceptAll(events: ParseEvent[], callMade: () => boolean): void {
+  /**
+   * Hands parsed events to the builder, dropping everything after the call that ends a
+   * single-call turn. `logprobsOf(length)`: the logprobs of a text event's next characters.
+   */
+  private acceptAll(events: ParseEvent[], callMade: () => boolean, logprobsOf: (length: number) => Logprob[]): void {
     for (const event of events) {
       if (callMade()) return;
-      this.builder.accept(event);
+      this.builder.accept(event, event.type === 'text' ? logprobsOf(event.text.length) : []);
     }
   }
 

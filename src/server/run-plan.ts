@@ -95,6 +95,8 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     ...(request.top_p != null ? { topP: request.top_p } : {}),
     ...toolChoiceOf(choice),
     ...jsonConstraint(request),
+    // Asked of the engine only when they are returned: `top_logprobs` alone changes nothing a client sees.
+    ...(request.include?.includes('message.output_text.logprobs') ? { topLogprobs: request.top_logprobs ?? 0 } : {}),
   };
   const background = request.background ?? false;
   const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;

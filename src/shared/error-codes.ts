@@ -30,6 +30,8 @@ export const Codes = {
   contextLengthExceeded: 'context_length_exceeded',
   mutuallyExclusiveParameters: 'mutually_exclusive_parameters',
   unsupportedTool: 'unsupported_tool',
+  /** `top_logprobs` / `include: ["message.output_text.logprobs"]` for a model whose engine cannot report token probabilities. */
+  logprobsUnsupported: 'logprobs_unsupported',
   /** A reasoning item's `encrypted_content` was not sealed by this origin's key for this item (OpenAI's name). */
   invalidEncryptedContent: 'invalid_encrypted_content',
   // Routing and lookups.

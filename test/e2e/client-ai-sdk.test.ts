@@ -78,12 +78,17 @@ test('store: false chain: encrypted reasoning is asked for, carried back, and th
   expect(result.retrieveStatuses).toEqual([404, 404]);
 });
 
-// The local engines do not report token probabilities yet: the request is refused, and the
-// client shows why. (When they do, assert on result.logprobs here.)
-test('logprobs: refused with a 400 that names the include value', async () => {
+// The scripted model's logprobs (src/engine/scripted-engine.ts): one token per 4 characters,
+// token i at -(i % 5)/10, its alternatives itself and `<alt k>`.
+test('logprobs: the provider asks for them and gets each token of the text with its alternatives', async () => {
   const result = await page.evaluate(() => window.aiSdkScenarios!.logprobs());
   expect(result.sent).toEqual({ top_logprobs: 2, include: ['message.output_text.logprobs'] });
-  expect(result.error).toMatchObject({ name: 'AI_APICallError', status: 400, message: expect.stringContaining('message.output_text.logprobs') });
+  expect(result.error).toBeNull();
+  expect(result.text).toBe('Hi there');
+  expect(result.logprobs?.flat().map((l) => [l.token, l.logprob, l.top_logprobs.length])).toEqual([
+    ['Hi t', 0, 2],
+    ['here', -0.1, 2],
+  ]);
 });
 
 test('a failed response surfaces as an error (plain and streamed)', async () => {

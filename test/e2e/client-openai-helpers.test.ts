@@ -55,11 +55,17 @@ test('stream(): reasoning summary deltas, and the summary on the final reasoning
   expect(result.summary).toEqual(['The user wants a greeting.']);
 });
 
-// The local engines do not report token probabilities yet: the request is refused, and the
-// SDK throws the 400. (When they do, assert on result.logprobs and result.deltaLogprobs.)
-test('stream(): logprobs are refused with a 400 naming the parameter', async () => {
+// The scripted model's logprobs (src/engine/scripted-engine.ts): token i at -(i % 5)/10,
+// its alternatives itself and `<alt k>`; one token per 4 characters.
+test('stream(): logprobs on every text delta and on the final output_text part', async () => {
   const result = await page.evaluate(() => window.openaiHelperScenarios!.logprobsStreamed());
-  expect(result.error).toMatchObject({ status: 400, code: 'invalid_value', message: expect.stringContaining('message.output_text.logprobs') });
+  expect(result.error).toBeNull();
+  expect(result.text).toBe('Hi there');
+  expect(result.deltaLogprobs).toEqual([1, 1]);
+  expect(result.logprobs?.map((l) => [l.token, l.logprob, l.top_logprobs.map((t) => t.token)])).toEqual([
+    ['Hi t', 0, ['Hi t', '<alt 1>']],
+    ['here', -0.1, ['here', '<alt 1>']],
+  ]);
 });
 
 test('stream(): a failed response ends with response.failed; finalResponse() carries its error', async () => {

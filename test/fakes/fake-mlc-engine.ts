@@ -128,12 +128,29 @@ export class FakeMLCEngine implements MLCEngineLike {
       this.held = null;
       if (reply.prefillMs) await sleep(reply.prefillMs);
       if (reply.prefillError) throw reply.prefillError;
-      const chunk = (content: string): ChatCompletionChunk => ({
+      // As web-llm: with `logprobs` and `top_logprobs` > 0, each chunk carries its sampled
+      // token's entry (token i: logprob -(i + 1)/4, alternatives `alt k` below it); the stop
+      // token's too (as `<|im_end|>`), on its empty chunk.
+      const withLogprobs = request.logprobs === true && (request.top_logprobs ?? 0) > 0;
+      const bytes = (s: string) => [...new TextEncoder().encode(s)];
+      const logprobOf = (token: string, i: number) => {
+        const logprob = -(i + 1) / 4;
+        const top = Array.from({ length: request.top_logprobs ?? 0 }, (_, k) => (k === 0 ? token : `alt ${k}`)).map((t, k) => ({ token: t, logprob: logprob - k, bytes: bytes(t) }));
+        return { token, logprob, bytes: bytes(token), top_logprobs: top };
+      };
+      const chunk = (content: string, token?: string, i = 0): ChatCompletionChunk => ({
         id: 'c',
         object: 'chat.completion.chunk',
         created: 0,
         model: String(request.model),
-        choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }],
+        choices: [
+          {
+            index: 0,
+            delta: { role: 'assistant', content },
+            finish_reason: null,
+            ...(withLogprobs && token !== undefined ? { logprobs: { content: [logprobOf(token, i)] } } : {}),
+          },
+        ],
       });
       const stops = [...(request.stop ? (Array.isArray(request.stop) ? request.stop : [request.stop]) : [])];
       const maxTokens = request.max_tokens ?? Infinity;
@@ -171,7 +188,7 @@ export class FakeMLCEngine implements MLCEngineLike {
         const delta = out.slice(previousLength);
         previousLength = out.length;
         this.message = out;
-        yield chunk(delta);
+        yield chunk(delta, token ?? '<|im_end|>', i);
         if (finish) break;
       }
       this.message = out;

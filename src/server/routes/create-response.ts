@@ -44,6 +44,7 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   if (background && !store)
     throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
   const model = lookupModel(state, request.model);
+  checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);
 
@@ -74,6 +75,26 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
     promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   }
   return { request, model, input, plan, promptTokens };
+}
+
+/** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
+function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void {
+  const top = request.top_logprobs ?? 0;
+  const max = model.engine.maxTopLogprobs ?? 20;
+  if (model.engine.reportsLogprobs && top > max)
+    throw invalidRequest(
+      `The model '${model.info.id}' reports at most ${max} top_logprobs per token (its ${model.engine.name} engine's limit); got ${top}. Ask for ${max} or fewer.`,
+      'top_logprobs',
+      Codes.logprobsUnsupported,
+    );
+  if (model.engine.reportsLogprobs) return;
+  const param = request.include?.includes('message.output_text.logprobs') ? 'include' : (request.top_logprobs ?? 0) > 0 ? 'top_logprobs' : null;
+  if (param === null) return;
+  throw invalidRequest(
+    `The model '${model.info.id}' cannot report log probabilities (its ${model.engine.name} engine does not give them to this runtime): remove '${param === 'include' ? 'message.output_text.logprobs' : 'top_logprobs'}' from the request, or choose another model.`,
+    param,
+    Codes.logprobsUnsupported,
+  );
 }
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {

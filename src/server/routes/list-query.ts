@@ -11,7 +11,7 @@ export interface ListQuery {
 }
 
 /** Item `include` values this runtime can honour. */
-const ITEM_INCLUDES = new Set(['code_interpreter_call.outputs']);
+const ITEM_INCLUDES = new Set(['code_interpreter_call.outputs', 'message.output_text.logprobs']);
 
 export function itemListQuery(url: URL): ListQuery {
   const params = url.searchParams;

@@ -115,7 +115,7 @@ export async function statelessEncryptedReasoning() {
   };
 }
 
-/** Logprobs as the provider asks for them (`top_logprobs` + the include); the error if refused. */
+/** Logprobs as the provider asks for them (`top_logprobs` + the include), as it returns them; the error if refused. */
 export async function logprobs() {
   const { model, maxRetries, requests } = setup();
   let text: string | undefined;

@@ -86,7 +86,7 @@ export async function reasoningStreamed() {
   };
 }
 
-/** Logprobs through `stream()`; the error if refused. */
+/** Logprobs through `stream()`: how many each text delta carried, those of the final part; the error if refused. */
 export async function logprobsStreamed() {
   const { client } = setup();
   const deltaLogprobs: number[] = [];
