@@ -20,7 +20,10 @@ let page: Page;
 beforeAll(async () => {
   const [started, bundle] = await Promise.all([startE2E(), clientBundle('agents', 'agentsScenarios')]);
   e2e = started;
-  page = await openApp(await e2e.browser.newContext(), e2e.app.origin);
+  // The bundle is injected as an inline script, which the app's CSP refuses (as it should:
+  // a developer's code would be a same-origin file). This context alone bypasses the CSP to
+  // let the test inject it; the CSP itself is tested in cross-origin/app tests.
+  page = await openApp(await e2e.browser.newContext({ bypassCSP: true }), e2e.app.origin);
   await page.addScriptTag({ content: bundle });
 }, 120_000);
 afterAll(() => e2e?.close());
