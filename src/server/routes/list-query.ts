@@ -2,11 +2,9 @@
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { includesFromQuery, type Includes } from '../include-filter';
+import { pageQuery, type PageQuery } from './cursor-page';
 
-export interface ListQuery {
-  order: 'asc' | 'desc';
-  limit: number;
-  after: string | null;
+export interface ListQuery extends PageQuery {
   include: Includes;
 }
 
@@ -14,15 +12,7 @@ export interface ListQuery {
 const ITEM_INCLUDES = new Set(['code_interpreter_call.outputs', 'message.output_text.logprobs']);
 
 export function itemListQuery(url: URL): ListQuery {
-  const params = url.searchParams;
-  const order = params.get('order') ?? 'desc';
-  if (order !== 'asc' && order !== 'desc')
-    throw invalidRequest(`Invalid value: '${order}'. Supported values are: 'asc' and 'desc'.`, 'order', Codes.invalidValue);
-  const rawLimit = params.get('limit');
-  const limit = rawLimit === null ? 20 : Number(rawLimit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 100)
-    throw invalidRequest(`Invalid 'limit': expected an integer between 1 and 100, got '${rawLimit}'.`, 'limit', Codes.invalidValue);
-  return { order, limit, after: params.get('after'), include: itemIncludes(url) };
+  return { ...pageQuery(url), include: itemIncludes(url) };
 }
 
 /** `include` of an item read; a value the runtime cannot honour is a 400 naming it. */
