@@ -18,10 +18,9 @@
  * rendering when both say the same, so a `previous_response_id` turn prefills only the new
  * message.
  */
-import { MLCEngine, type AppConfig, type ChatCompletionMessageParam, type ChatCompletionRequestStreaming, type ChatCompletionChunk, type InitProgressReport, type MLCEngineConfig, type MLCEngineInterface } from '@mlc-ai/web-llm';
+import { MLCEngine, type AppConfig, type ChatCompletionMessageParam, type InitProgressReport } from '@mlc-ai/web-llm';
 import type { ChatFormat, Rendered } from '../chat/chat-format';
 import { chatFormats } from '../chat/chat-formats';
-import type { ChatMessage } from '../chat/chat-message';
 import { ApiError, serverError } from '../shared/api-error';
 import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from './engine';
 import { findUnreachableFile } from './webllm-download-probe';
@@ -33,23 +32,14 @@ import { detectWebGpu, type WebGpuSupport } from './webgpu-support';
 import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './webllm-generation';
 import { callNamesIn, sameReply, withHeldReply } from './webllm-kv-reuse';
 import { estimateTokens } from './token-estimate';
+import { plain, toWebLlmMessages, webLlmInputTokens, webLlmRequestBody, webLlmThinking } from './webllm-messages';
 import { abortReason } from '../shared/abort';
+import type { CreateEngine, MLCEngineLike } from './webllm-like';
 import { LoadQueue } from './load-queue';
 import { LoadReports } from './load-reports';
 import { Codes } from '../shared/error-codes';
 
-/** The chat-completions surface used here; web-llm's `MLCEngine` has it (and more). */
-export interface ChatCompletionsLike {
-  create(request: ChatCompletionRequestStreaming): Promise<AsyncIterable<ChatCompletionChunk>>;
-}
-
-/** The subset of web-llm's engine this adapter uses: what a test fake implements. */
-export type MLCEngineLike = Pick<MLCEngineInterface, 'reload' | 'unload' | 'interruptGenerate' | 'getMessage'> & {
-  chat: { completions: ChatCompletionsLike };
-};
-
-/** Makes an engine with no model loaded (the adapter calls `reload`). */
-export type CreateEngine = (config: MLCEngineConfig) => Promise<MLCEngineLike>;
+export type { ChatCompletionsLike, CreateEngine, MLCEngineLike } from './webllm-like';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -96,50 +86,7 @@ export const WEBLLM_EMPTY_THINKING = '<think>\n\n</think>\n\n';
 /** Tokens kept free for the reply when a reused history is longer than the template's (see `reuseHeldReply`). */
 const REUSE_HEADROOM_TOKENS = 256;
 
-/** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
-const MIN_TOP_P = 1e-6;
-
 export { estimateTokens };
-
-/**
- * Tokens web-llm's conversation templates add per message (role header and end markers: 4–5
- * in ChatML and Llama 3) and before the reply (the assistant header, plus the empty think
- * block when thinking is off), counted generously like `estimateTokens`.
- */
-const TURN_MARKUP_TOKENS = 8;
-
-/**
- * The estimated prompt length of `messages` as web-llm is given them: their text plus its
- * template's markup. Counted on the messages, not on our chat format's prompt, because
- * web-llm applies its own template and never sees that prompt.
- */
-export function webLlmInputTokens(messages: ReadonlyArray<{ content?: unknown }>): number {
-  const text = messages.reduce((sum, m) => sum + estimateTokens(typeof m.content === 'string' ? m.content : ''), 0);
-  return text + (messages.length + 1) * TURN_MARKUP_TOKENS;
-}
-
-/**
- * Our messages as web-llm takes them. web-llm accepts a system message only first, and a
- * `tool` message only when the model's conversation template has a tool role.
- */
-export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boolean): ChatCompletionMessageParam[] {
-  return messages.map((message, index): ChatCompletionMessageParam => {
-    switch (message.role) {
-      case 'system':
-        return index === 0 ? { role: 'system', content: message.content } : { role: 'user', content: message.content };
-      case 'assistant':
-        return { role: 'assistant', content: message.content };
-      case 'tool':
-        return toolRole ? { role: 'tool', content: message.content, tool_call_id: '' } : { role: 'user', content: message.content };
-      default:
-        return { role: 'user', content: message.content };
-    }
-  });
-}
-
-function plain(message: ChatCompletionMessageParam): { role: string; content: string } {
-  return { role: message.role, content: typeof message.content === 'string' ? message.content : '' };
-}
 
 function noop(): void {}
 
@@ -252,7 +199,7 @@ export class WebLlmEngine implements Engine {
       this.active = generation;
     });
     let primedState: { messages: ChatCompletionMessageParam[]; variantId: string; cachedTokens: number } | null = null;
-    const thinkingOff = this.thinkingFor(request) === false;
+    const thinkingOff = webLlmThinking(request, findCatalogEntry(this.catalog, request.model)) === false;
     generation = new WebLlmGeneration(
       primed.then((p) => {
         primedState = p;
@@ -424,7 +371,7 @@ export class WebLlmEngine implements Engine {
     const attempt = async (toolRole: boolean) => {
       const messages = this.reuseHeldReply(entry, variantId, toWebLlmMessages(request.input.messages, toolRole));
       const cachedTokens = this.predictCachedTokens(variantId, messages);
-      const stream = await engine.chat.completions.create(this.requestBody(entry, variantId, messages, request));
+      const stream = await engine.chat.completions.create(webLlmRequestBody(entry, variantId, messages, request));
       const iterator = stream[Symbol.asyncIterator]();
       const first = await iterator.next();
       return { engine, iterator, first, cachedTokens, estimatedInputTokens: webLlmInputTokens(messages), messages, variantId };
@@ -438,44 +385,6 @@ export class WebLlmEngine implements Engine {
       this.noToolRole.add(variantId);
       return attempt(false);
     }
-  }
-
-  private requestBody(
-    entry: CatalogEntry,
-    variantId: string,
-    messages: ChatCompletionMessageParam[],
-    request: GenerateRequest,
-  ): ChatCompletionRequestStreaming {
-    const body: ChatCompletionRequestStreaming = {
-      model: variantId,
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    };
-    if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
-    if (request.temperature !== undefined) body.temperature = request.temperature;
-    if (request.topP !== undefined) body.top_p = Math.min(1, Math.max(MIN_TOP_P, request.topP));
-    if (request.stop && request.stop.length > 0) body.stop = request.stop;
-    // web-llm computes logprobs only when asked for at least one alternative; the generation trims to what was asked.
-    if (request.topLogprobs !== undefined) Object.assign(body, { logprobs: true, top_logprobs: Math.max(1, request.topLogprobs) });
-    if (request.jsonSchema) {
-      // web-llm compiles `schema` (a JSON string) with xgrammar; `{}` asks for any JSON object.
-      const schema = Object.keys(request.jsonSchema).length === 0 ? { type: 'object' } : request.jsonSchema;
-      body.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
-    }
-    const thinking = this.thinkingFor(request, entry);
-    if (thinking !== undefined) body.extra_body = { enable_thinking: thinking };
-    return body;
-  }
-
-  /**
-   * `enable_thinking` for web-llm: only for models that reason. Under a JSON schema it is
-   * off: the grammar forbids `<think>` anyway, and with thinking off the model gets the
-   * empty think block it was trained to see before a direct answer.
-   */
-  private thinkingFor(request: GenerateRequest, entry = findCatalogEntry(this.catalog, request.model)): boolean | undefined {
-    if (!entry?.capabilities.reasoning) return undefined;
-    return request.jsonSchema ? false : request.enableThinking;
   }
 
   /**
