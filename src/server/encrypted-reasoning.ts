@@ -13,6 +13,7 @@ import type { Reasoning } from '../protocol/output-items';
 import { invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import type { KeyStore } from '../store/key-store';
+import { openJson, sealJson } from './sealed-box';
 
 const PREFIX = 'lr1.';
 
@@ -28,51 +29,18 @@ export interface ReasoningSealer {
 }
 
 export function reasoningSealer(keys: KeyStore): ReasoningSealer {
-  const aad = (id: string) => new TextEncoder().encode(`local-responses reasoning ${id}`);
+  const aad = (id: string) => `local-responses reasoning ${id}`;
   return {
-    async seal(item) {
-      const iv = crypto.getRandomValues(new Uint8Array(12));
-      const plain = new TextEncoder().encode(JSON.stringify({ content: item.content, summary: item.summary } satisfies SealedReasoning));
-      const sealed = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad(item.id) }, await keys.reasoningKey(), plain);
-      return PREFIX + toBase64(concat(iv, new Uint8Array(sealed)));
-    },
+    seal: (item) => sealJson(keys, PREFIX, aad(item.id), { content: item.content, summary: item.summary } satisfies SealedReasoning),
     async open(id, sealed, param) {
-      const refuse = () =>
-        invalidRequest(
+      const plain = await openJson(keys, PREFIX, aad(id), sealed);
+      if (plain === null)
+        throw invalidRequest(
           `The encrypted content of reasoning item '${id}' could not be verified: it was changed, belongs to another item, or was sealed by another origin or before this origin's storage was cleared. Send the item without encrypted_content, or leave it out.`,
           param,
           Codes.invalidEncryptedContent,
         );
-      const bytes = sealed.startsWith(PREFIX) ? fromBase64(sealed.slice(PREFIX.length)) : null;
-      if (!bytes || bytes.length < 12 + 16) throw refuse();
-      let plain: ArrayBuffer;
-      try {
-        plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12), additionalData: aad(id) }, await keys.reasoningKey(), bytes.slice(12));
-      } catch {
-        throw refuse(); // authentication failed: the one thing a wrong key, item or byte gives
-      }
-      return JSON.parse(new TextDecoder().decode(plain)) as SealedReasoning;
+      return plain as SealedReasoning;
     },
   };
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-function fromBase64(text: string): Uint8Array | null {
-  try {
-    return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-  } catch {
-    return null;
-  }
 }
