@@ -168,6 +168,12 @@ const ReasoningConfig = z.strictObject({
 /** Every `service_tier` the SDK knows; the local runtime has one tier and reports `default`. */
 export const ServiceTier = z.enum(['auto', 'default', 'flex', 'scale', 'priority', 'fast', 'ultrafast']);
 
+/** A context-management entry; compaction is the one kind OpenAI has. No threshold: compact when the prompt would not fit the model's context window. */
+export const ContextManagementEntry = z.strictObject({
+  type: z.literal('compaction'),
+  compact_threshold: z.number().int().min(1).nullish(),
+});
+
 export const CreateResponseRequest = z.strictObject({
   model: z.string().min(1),
   input: z.union([z.string(), z.array(InputItem)]).optional(),
@@ -213,7 +219,8 @@ export const CreateResponseRequest = z.strictObject({
   /** A conversation (`conv_…`, or `{id}`) whose items are the context and which gains this turn's items. */
   conversation: z.union([z.string().min(1), z.strictObject({ id: z.string().min(1) })]).nullish(),
   prompt: unsupported('Stored prompt templates are not supported by the local runtime; send instructions and input instead.'),
-  context_management: unsupported('Server-side context management (compaction) is not supported by the local runtime.'),
+  /** `[{type: "compaction", compact_threshold?}]`: compact the older items when the prompt would cross the threshold (see server/auto-compaction.ts). */
+  context_management: z.array(ContextManagementEntry).max(1).nullish(),
   access_programs: unsupported('Programmatic tool calling is not supported by the local runtime.'),
   background_options: unsupported('Background options are not supported by the local runtime.'),
   image: unsupported('Image generation is not supported by the local runtime.'),

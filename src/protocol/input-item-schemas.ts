@@ -70,6 +70,18 @@ export const McpApprovalResponseItem = z.strictObject({
   reason: z.string().nullish(),
 });
 
+/**
+ * A compaction item this origin made, passed back (OpenAI's `ResponseCompactionItemParam`;
+ * `created_by` too, as output items carry it). Its content is opened, and checked, when the
+ * request is read.
+ */
+export const CompactionItem = z.strictObject({
+  type: z.literal('compaction'),
+  id: z.string().nullish(),
+  encrypted_content: z.string().min(1).max(10_485_760),
+  created_by: z.string().nullish(),
+});
+
 export const ItemReference = z.strictObject({
   type: z.literal('item_reference'),
   id: z.string().min(1),
@@ -78,7 +90,7 @@ export const ItemReference = z.strictObject({
 /** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
 export const InputItem = z.preprocess(
   (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, ItemReference]),
+  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, ItemReference]),
 );
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -172,6 +172,19 @@ export const McpApprovalResponse = z.object({
 });
 export type McpApprovalResponse = z.infer<typeof McpApprovalResponse>;
 
+/**
+ * A compaction item (`POST /v1/responses/compact`, or `context_management` on create): the
+ * model's summary of the earlier conversation, sealed so only this origin can open it
+ * (server/compaction-sealer.ts). Stored sealed too: every place that lists it shows it as is.
+ */
+export const Compaction = z.object({
+  type: z.literal('compaction'),
+  id: z.string(),
+  encrypted_content: z.string(),
+  created_by: z.string().optional(),
+});
+export type Compaction = z.infer<typeof Compaction>;
+
 /** What the model emits into `response.output`. */
 export const OutputItem = z.discriminatedUnion('type', [
   OutputMessage,
@@ -182,6 +195,7 @@ export const OutputItem = z.discriminatedUnion('type', [
   McpListTools,
   McpCall,
   McpApprovalRequest,
+  Compaction,
 ]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
@@ -198,5 +212,6 @@ export const StoredItem = z.union([
   McpCall,
   McpApprovalRequest,
   McpApprovalResponse,
+  Compaction,
 ]);
 export type StoredItem = z.infer<typeof StoredItem>;

@@ -63,6 +63,9 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
       case 'mcp_list_tools':
       case 'mcp_approval_request':
         return [];
+      // Shown as its summary, in its place, by compaction-window.ts.
+      case 'compaction':
+        return [];
     }
   });
 }

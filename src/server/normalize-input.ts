@@ -13,16 +13,24 @@ export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 /** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
 export type OpenSealed = (id: string, sealed: string, param: string) => Promise<SealedReasoning>;
 
-export async function normalizeInput(input: string | InputItem[] | undefined, findItem: FindItem, openSealed?: OpenSealed): Promise<StoredItem[]> {
+/** Checks a compaction item's `encrypted_content` opens (see compaction-sealer.ts); rejects with a 400 naming `param`. */
+export type CheckCompaction = (sealed: string, param: string) => Promise<unknown>;
+
+export async function normalizeInput(
+  input: string | InputItem[] | undefined,
+  findItem: FindItem,
+  openSealed?: OpenSealed,
+  checkCompaction?: CheckCompaction,
+): Promise<StoredItem[]> {
   if (input === undefined) return [];
   if (typeof input === 'string')
     return [{ type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
   const out: StoredItem[] = [];
-  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, findItem, openSealed));
+  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, findItem, openSealed, checkCompaction));
   return out;
 }
 
-async function normalizeItem(item: InputItem, i: number, findItem: FindItem, openSealed?: OpenSealed): Promise<StoredItem> {
+async function normalizeItem(item: InputItem, i: number, findItem: FindItem, openSealed?: OpenSealed, checkCompaction?: CheckCompaction): Promise<StoredItem> {
   switch (item.type) {
     case 'message': {
       const id = item.id ?? newId('msg');
@@ -74,6 +82,10 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
     }
     case 'mcp_approval_response':
       return { type: 'mcp_approval_response', id: item.id ?? newId('mcpa'), approval_request_id: item.approval_request_id, approve: item.approve, reason: item.reason ?? null };
+    case 'compaction':
+      // Refused now, naming the item, rather than at every later turn that would show it.
+      await checkCompaction?.(item.encrypted_content, `input[${i}].encrypted_content`);
+      return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content, ...(item.created_by ? { created_by: item.created_by } : {}) };
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);

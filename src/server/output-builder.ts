@@ -4,7 +4,7 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../chat/chat-format';
-import type { CodeInterpreterCall, FunctionCall, Logprob, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
+import type { CodeInterpreterCall, Compaction, FunctionCall, Logprob, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation, WebSearchCall } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
 import { newId } from '../shared/ids';
 import type { ReasoningSummary } from '../protocol/create-request';
@@ -74,6 +74,14 @@ export class OutputBuilder {
   /** The builtin call at `index` is done: its final fields are kept and `output_item.done` announces them. */
   completeBuiltinCall(index: number, item: BuiltinCallItem): void {
     this.updateBuiltinCall(index, item);
+    this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
+  }
+
+  /** An item finished before the model runs (a compaction): appended, and announced added and done. */
+  addFinished(item: Compaction): void {
+    this.closeOpen('completed');
+    const index = this.output.push(structuredClone(item)) - 1;
+    this.emit({ type: 'response.output_item.added', output_index: index, item: structuredClone(item) });
     this.emit({ type: 'response.output_item.done', output_index: index, item: structuredClone(item) });
   }
 

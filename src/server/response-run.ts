@@ -214,11 +214,14 @@ export class ResponseRun {
    * function, or runs out of rounds / tokens.
    */
   private async generate(): Promise<Outcome> {
+    // A compaction made for this response comes first in its output, as on OpenAI (it was written before the run).
+    const compaction = this.plan.compaction;
+    if (compaction) this.builder.addFinished(compaction.item);
     const mcp = await this.prepareMcp(this.controller.signal);
     const { plan } = this;
     let conversation = [...plan.conversation, ...mcp.conversation];
     let input = mcp.conversation.length ? plan.render(conversation) : plan.input;
-    const total = { input: 0, cached: 0, output: 0, reasoning: 0 };
+    const total = { input: compaction?.usage.inputTokens ?? 0, cached: 0, output: compaction?.usage.outputTokens ?? 0, reasoning: 0 };
     const usage = (): Usage => ({
       input_tokens: total.input,
       input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },

@@ -21,6 +21,7 @@ import { listStoredResponses, prune, pruneNow, storageSummary } from './routes/l
 import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { createResponse } from './routes/create-response';
 import { countInputTokens } from './routes/input-tokens';
+import { compactResponse } from './routes/compact-response';
 import { createConversation, deleteConversation, retrieveConversation, updateConversation } from './routes/conversations';
 import { addConversationItems, deleteConversationItem, listConversationItems, retrieveConversationItem } from './routes/conversation-items';
 import { listInputItems } from './routes/list-input-items';
@@ -30,6 +31,7 @@ import { modelTable, type ServerState } from './server-state';
 import { Codes } from '../shared/error-codes';
 import { memoryKeyStore, type KeyStore } from '../store/key-store';
 import { reasoningSealer } from './encrypted-reasoning';
+import { compactionSealer } from './compaction-sealer';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;
@@ -72,11 +74,12 @@ type Handler = (state: ServerState, request: Request, url: URL, params: string[]
 /**
  * Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405 —
  * except where the path segment may be an endpoint name we do not have rather than an id
- * (`POST /v1/responses/compact`): that is an unknown URL, a 404, as OpenAI answers.
+ * (`POST /v1/responses/other`): that is an unknown URL, a 404, as OpenAI answers.
  */
 const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' }> = [
   { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
   { pattern: /^\/v1\/responses\/input_tokens$/, methods: { POST: (s, r) => countInputTokens(s, r) } },
+  { pattern: /^\/v1\/responses\/compact$/, methods: { POST: (s, r) => compactResponse(s, r) } },
   {
     pattern: /^\/v1\/responses\/([^/]+)$/,
     methods: {
@@ -140,6 +143,7 @@ function withoutBody(response: Response): Response {
 
 export async function createResponsesServer(options: ResponsesServerOptions): Promise<ResponsesServer> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const keys = options.keys ?? memoryKeyStore();
   const state: ServerState = {
     // Writes refused for lack of space are held in memory, so no accepted response loses its end.
     store: new HeldWritesStore(options.store),
@@ -148,7 +152,8 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     now,
     flushMs: options.flushMs ?? 50,
     tools: options.tools ?? {},
-    sealer: reasoningSealer(options.keys ?? memoryKeyStore()),
+    sealer: reasoningSealer(keys),
+    compactions: compactionSealer(keys),
     maxToolRounds: options.maxToolRounds ?? 8,
     retention: options.retention ?? DEFAULT_RETENTION,
     retentionRanAt: 0,

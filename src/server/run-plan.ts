@@ -9,7 +9,7 @@ import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } f
 import { thinkingFromEffort } from '../chat/thinking-from-effort';
 import type { GenerateRequest } from '../engine/engine';
 import type { CreateResponseRequest, ReasoningSummary } from '../protocol/create-request';
-import type { StoredItem } from '../protocol/output-items';
+import type { Compaction, StoredItem } from '../protocol/output-items';
 import { BUILTIN_BY_NAME, modelTools } from './builtin-functions';
 import type { Includes } from './include-filter';
 import { toolsInPlay } from './allowed-tools';
@@ -66,6 +66,8 @@ export interface RunPlan {
    * stored: it and the output are appended to the conversation when the run ends.
    */
   conversationInput: readonly StoredItem[] | null;
+  /** A compaction made for this response (auto-compaction.ts): its first output item, and what writing it cost. */
+  compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number } };
 }
 
 export interface RunPlanSource {

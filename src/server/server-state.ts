@@ -10,6 +10,7 @@ import type { ModelManager } from './model-manager';
 import type { RetentionPolicy } from './retention';
 import { Codes } from '../shared/error-codes';
 import type { ReasoningSealer } from './encrypted-reasoning';
+import type { CompactionSealer } from './compaction-sealer';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -28,6 +29,8 @@ export interface ServerState {
   flushMs: number;
   /** Seals and opens reasoning items' `encrypted_content` with this origin's key. */
   sealer: ReasoningSealer;
+  /** Seals and opens compaction items' `encrypted_content` (the same key). */
+  compactions: CompactionSealer;
   /** Builtin tool implementations this runtime has. */
   tools: ToolPorts;
   /** Download/cache/status for `/v1/local/*`; absent in runtimes without real models. */

@@ -287,6 +287,8 @@ export class ChatStore extends ExternalStore<ChatState> {
           background: true,
           stream: true,
           store: true,
+          // A chat that outgrows the model's context window is compacted (summarized) instead of refused.
+          context_management: [{ type: 'compaction' }],
         },
         { signal: run.abort.signal },
       );

@@ -102,7 +102,7 @@ const cases: Case[] = [
   { name: 'unknown route', raw: { body: '', method: 'GET', path: '/v1/frobs' }, status: 404, code: 'unknown_url' },
   { name: 'wrong method', raw: { body: '', method: 'PUT', path: '/v1/responses' }, status: 405 },
   // An endpoint we do not have under /v1/responses/ is an unknown URL, not a wrong method on a response id.
-  { name: 'unknown responses sub-path', raw: { body: JSON.stringify(ok), method: 'POST', path: '/v1/responses/compact' }, status: 404, code: 'unknown_url' },
+  { name: 'unknown responses sub-path', raw: { body: JSON.stringify(ok), method: 'POST', path: '/v1/responses/summarize' }, status: 404, code: 'unknown_url' },
   { name: 'retrieve unknown id', raw: { body: '', method: 'GET', path: '/v1/responses/resp_nope' }, status: 404 },
   { name: 'cancel unknown id', raw: { body: '', method: 'POST', path: '/v1/responses/resp_nope/cancel' }, status: 404 },
   { name: 'input_items limit 0', raw: { body: '', method: 'GET', path: '/v1/responses/resp_nope/input_items?limit=0' }, status: 400, param: 'limit' },

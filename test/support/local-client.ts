@@ -17,7 +17,7 @@ import { ResponseObject } from '../../src/protocol/response-object';
 import { ConversationDeleted, ConversationObject } from '../../src/protocol/conversation';
 import { StoredItem } from '../../src/protocol/output-items';
 import { StreamEvent } from '../../src/protocol/stream-events';
-import { validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
+import { validateCompactResource, validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
 
 let counter = 0;
 
@@ -106,6 +106,7 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) return validateErrorBody(body);
   if (body.object === 'response') return checkResponse(body);
+  if (body.object === 'response.compaction') return validateCompactResource(body);
   if (body.object === 'list' && Array.isArray(body.data) && url.includes('/input_items'))
     (body.data as Array<{ type: string }>).forEach((item) => (BUILTIN_ITEM_TYPES.has(item.type) ? StoredItem.parse(item) : validateItem(item)));
   // The document defines no conversation objects: those are checked against our zod schemas

@@ -312,3 +312,8 @@ export function validateErrorBody(body: unknown): void {
 export function validateItem(item: unknown): void {
   check('#/components/schemas/ItemField', item, 'item');
 }
+
+/** Validates a `POST /responses/compact` answer as `CompactResource`. */
+export function validateCompactResource(obj: unknown): void {
+  check('#/components/schemas/CompactResource', obj, 'compacted response');
+}

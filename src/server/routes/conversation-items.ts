@@ -27,7 +27,7 @@ export async function addConversationItems(state: ServerState, id: string, reque
   const include = itemIncludes(url);
   const body = await readBody(request, ConversationItemsCreateRequest, false);
   if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
-  const items = await normalizeInput(body.items, (itemId) => state.store.findItem(itemId));
+  const items = await normalizeInput(body.items, (itemId) => state.store.findItem(itemId), undefined, (sealed, param) => state.compactions.open(sealed, param));
   if (!(await state.store.appendConversationItems(id, items))) throw conversationNotFound(id);
   return Response.json(itemList(items, false, include));
 }

@@ -5,7 +5,8 @@ import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import { isWebSearch } from '../builtin-functions';
 import { checkAllowedTools } from '../allowed-tools';
-import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
+import { chainItems, checkToolOutputs } from '../chain-history';
+import { windowConversation } from '../compaction-window';
 import { normalizeInput } from '../normalize-input';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
@@ -20,6 +21,7 @@ import type { McpApproval } from '../mcp-servers';
 import { readJsonBody } from './read-json';
 import type { ConversationItem } from '../../chat/chat-format';
 import { truncateToFit } from '../truncate-conversation';
+import { autoCompact } from '../auto-compaction';
 import { conversationNotFound } from './conversations';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
@@ -33,6 +35,10 @@ export interface PreparedRequest {
   plan: RunPlan;
   /** The plan's first-round input in the model's tokens (`Engine.countTokens`). */
   promptTokens: number;
+  /** History and new input as stored items, oldest first (what a compaction covers). */
+  window: StoredItem[];
+  /** Plans the run for another rendering of the conversation (after compaction). */
+  planFor(conversation: readonly ConversationItem[]): RunPlan;
 }
 
 /** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
@@ -56,12 +62,18 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
       Codes.mutuallyExclusiveParameters,
     );
   const history = conversationId !== null ? await conversationHistory(state, conversationId) : await chainItems(state.store, request.previous_response_id);
-  const input = await normalizeInput(request.input, (id) => state.store.findItem(id), (id, sealed, param) => state.sealer.open(id, sealed, param));
+  const input = await normalizeInput(
+    request.input,
+    (id) => state.store.findItem(id),
+    (id, sealed, param) => state.sealer.open(id, sealed, param),
+    (sealed, param) => state.compactions.open(sealed, param),
+  );
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
   const mcpApprovals = approvalsOf(request, history, input);
-  const conversation = toConversation([...history, ...input]);
+  const window = [...history, ...input];
+  const conversation = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
   const containerId = containerFor(request, history);
@@ -74,7 +86,7 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
     plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
     promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   }
-  return { request, model, input, plan, promptTokens };
+  return { request, model, input, window, planFor, plan, promptTokens };
 }
 
 /** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
@@ -98,7 +110,10 @@ function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void
 }
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
-  const { request, model, input, plan, promptTokens } = await prepareRequest(state, httpRequest);
+  const prepared = await prepareRequest(state, httpRequest);
+  const { request, model, input } = prepared;
+  const compacted = await autoCompact(state, prepared, httpRequest.signal);
+  const { plan, promptTokens } = compacted ?? prepared;
   const background = request.background ?? false;
   const store = request.store ?? true;
   if (promptTokens > model.info.context_window)
@@ -149,7 +164,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
 }
 
-function conversationIdOf(request: CreateResponseRequest): string | null {
+export function conversationIdOf(request: CreateResponseRequest): string | null {
   const { conversation } = request;
   if (conversation === undefined || conversation === null) return null;
   return typeof conversation === 'string' ? conversation : conversation.id;
@@ -159,7 +174,7 @@ function conversationIdOf(request: CreateResponseRequest): string | null {
  * A conversation's items, the context of its next turn (one range read). A turn still
  * running would append after this one's context was read: the conversation is locked until it ends.
  */
-async function conversationHistory(state: ServerState, id: string): Promise<StoredItem[]> {
+export async function conversationHistory(state: ServerState, id: string): Promise<StoredItem[]> {
   for (const run of state.runs.values())
     if (run.conversationId === id)
       throw invalidRequest(

@@ -89,6 +89,8 @@ function OutputItemView({ item, streaming, running, approvals }: { item: Respons
         />
       );
     }
+    case 'compaction':
+      return <p className="compaction-note">Earlier messages were summarized by the model to fit its context window.</p>;
     default:
       return <pre className="function-args">{JSON.stringify(item, null, 2)}</pre>;
   }
