@@ -287,8 +287,7 @@ export class ChatStore extends ExternalStore<ChatState> {
           background: true,
           stream: true,
           store: true,
-          // A chat that outgrows the model's context window is compacted (summarized) instead of refused.
-          context_management: [{ type: 'compaction' }],
+          context_management: [{ type: 'compaction' }], // a chat outgrowing the context window is summarized, not refused
         },
         { signal: run.abort.signal },
       );
