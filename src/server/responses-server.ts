@@ -79,7 +79,7 @@ type Handler = (state: ServerState, request: Request, url: URL, params: string[]
 const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' }> = [
   { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
   { pattern: /^\/v1\/responses\/input_tokens$/, methods: { POST: (s, r) => countInputTokens(s, r) } },
-  { pattern: /^\/v1\/responses\/compact$/, methods: { POST: (s, r) => compactResponse(s, r) } },
+  { pattern: /^\/v1\/responses\/compact$/, methods: { POST: (s, r) => compactResponse(s, r) }, otherMethods: 'unknown_url' },
   {
     pattern: /^\/v1\/responses\/([^/]+)$/,
     methods: {
