@@ -45,7 +45,7 @@ test('through the SDK in the page: compact, send the window back, and compact_th
       { role: 'user' as const, content: 'Remember it.' },
     ];
     const compacted = await sdk.responses.compact({ model, input: history });
-    const next = await sdk.responses.create({ model, input: [...(compacted.output as typeof history), { role: 'user', content: 'Go on.' }] });
+    const next = await sdk.responses.create({ model, input: [...(compacted.output as unknown as typeof history), { role: 'user', content: 'Go on.' }] });
     const first = await sdk.responses.create({ model, input: 'A long first turn. '.repeat(40) });
     const auto = await sdk.responses.create({ model, input: 'Short.', previous_response_id: first.id, context_management: [{ type: 'compaction', compact_threshold: 100 }] });
     return { types: compacted.output.map((i) => i.type), next: next.output_text, auto: auto.output.map((i) => i.type), autoText: auto.output_text };
