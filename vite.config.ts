@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import { injectManifest } from 'workbox-build';
 import { defineConfig } from 'vitest/config';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isolationHeaders } from './src/sw/isolation-headers';
 import { securityHeaders } from './src/sw/security-headers';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -117,6 +119,25 @@ function pyodideFiles(): Plugin {
 }
 
 /**
+ * Cross-origin isolation (COOP + COEP, see src/sw/isolation-headers.ts) on every file the
+ * dev server and `vite preview` (`npm start`) send. A middleware rather than the static
+ * `headers` option: COEP depends on the requesting browser (`credentialless` where it
+ * exists, `require-corp` otherwise), read from its `Sec-CH-UA` and `User-Agent`.
+ */
+function crossOriginIsolation(): Plugin {
+  const isolate = (req: IncomingMessage, res: ServerResponse, next: () => void) => {
+    const headers = isolationHeaders({ userAgent: req.headers['user-agent'] ?? null, brands: (req.headers['sec-ch-ua'] as string | undefined) ?? null });
+    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    next();
+  };
+  return {
+    name: 'local-responses:cross-origin-isolation',
+    configureServer: (server) => void server.middlewares.use(isolate),
+    configurePreviewServer: (server) => void server.middlewares.use(isolate),
+  };
+}
+
+/**
  * Bench-only page and worker (test/bench/bench-page.ts): in the build only when
  * LOCAL_RESPONSES_BENCH=1 (the bench:* npm scripts set it), so no benchmark code ships.
  */
@@ -127,7 +148,7 @@ const pages = {
 };
 
 export default defineConfig({
-  plugins: [serviceWorker(), pyodideFiles()],
+  plugins: [crossOriginIsolation(), serviceWorker(), pyodideFiles()],
   worker: { format: 'es' },
   build: { target: 'es2022', rolldownOptions: { input: pages } },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are

@@ -6,6 +6,7 @@ import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-m
 import { prepareRuntimeTools } from '../tools/page-tools';
 import type { ToolsConfig } from '../tools/tools-config';
 import type { RetentionPolicy } from '../server/retention';
+import type { CpuEngineOptions } from '../engine/cpu-threads';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
@@ -15,6 +16,8 @@ export interface RuntimeHostOptions {
   tools?: ToolsConfig;
   /** How long stored responses are kept (see `StartLocalRuntimeOptions.retention`). */
   retention?: Partial<RetentionPolicy>;
+  /** The CPU engine's threads (see `StartLocalRuntimeOptions.cpu`). */
+  cpu?: CpuEngineOptions;
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
@@ -48,6 +51,7 @@ export class RuntimeHost {
           ...(options.modelBase ? { modelBase: options.modelBase } : {}),
           tools: tools.options,
           ...(options.retention ? { retention: options.retention } : {}),
+          ...(options.cpu ? { cpu: options.cpu } : {}),
         },
         tools.transfer,
       ),

@@ -6,6 +6,7 @@ import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
 import type { ToolsConfig } from '../tools/tools-config';
 import type { RetentionPolicy } from '../server/retention';
+import type { CpuEngineOptions } from '../engine/cpu-threads';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -33,6 +34,13 @@ export interface StartLocalRuntimeOptions {
    * `POST /v1/local/storage/prune` with `{"retention": {"max_age_days", "max_bytes"}}`.
    */
   retention?: Partial<RetentionPolicy>;
+  /**
+   * The CPU engine (wllama): `threads`, default all cores (`navigator.hardwareConcurrency`).
+   * Threads need cross-origin isolation (COOP + COEP, which the app's servers and service
+   * worker send); without it the engine runs one thread whatever is asked. Default: the
+   * stored runtime options', else all cores.
+   */
+  cpu?: CpuEngineOptions;
   /** URL of the service worker script (root scope). Default `/sw.js`. */
   serviceWorkerUrl?: string;
   /** Give up waiting for `/v1/models` after this long. Default 30 s. */
@@ -88,11 +96,13 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     const modelBase = resolveModelBase({ option: options.modelBase, pageUrl: location.href, stored: storedModelBase() });
     const stored = storedRuntimeOptions();
     const retention = options.retention ?? stored.retention;
+    const cpu = options.cpu ?? stored.cpu;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
       ...(modelBase ? { modelBase } : {}),
       tools: options.tools ?? stored.tools ?? {},
       ...(retention ? { retention } : {}),
+      ...(cpu ? { cpu } : {}),
       createWorker: options.createWorker ?? defaultWorker,
       peerLock,
     });

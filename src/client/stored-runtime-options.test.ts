@@ -48,3 +48,13 @@ test('a value that is not valid options is ignored (the runtime must still start
   expect(error).toHaveBeenCalledTimes(raws.length);
   expect(() => setStoredRuntimeOptions({ extra: 1 } as never)).toThrow();
 });
+
+test('the CPU engine\'s threads: a whole number of at least one, else the value is ignored', () => {
+  setStoredRuntimeOptions({ cpu: { threads: 3 } });
+  expect(storedRuntimeOptions()).toEqual({ cpu: { threads: 3 } });
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  for (const threads of [0, 1.5, -2]) {
+    store.set(RUNTIME_OPTIONS_STORAGE_KEY, JSON.stringify({ cpu: { threads } }));
+    expect(storedRuntimeOptions()).toEqual({});
+  }
+});

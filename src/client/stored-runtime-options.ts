@@ -1,6 +1,7 @@
 /**
  * Runtime options stored for the origin: the builtin tools' configuration (search
- * provider, private-network access, time limits) and the retention of stored responses. Set by
+ * provider, private-network access, time limits), the retention of stored responses and the
+ * CPU engine's threads. Set by
  * same-origin code only — a settings screen, a self-hoster's page, or a test before the
  * page loads (`page.addInitScript`) — and never by a URL: a link that opens the app must
  * not be able to point its searches at someone's server, open the private network to it,
@@ -11,6 +12,7 @@
  * console error: no stored value may keep the runtime from starting.
  */
 import { z } from 'zod';
+import type { CpuEngineOptions } from '../engine/cpu-threads';
 import type { RetentionPolicy } from '../server/retention';
 import type { ToolsConfig } from '../tools/tools-config';
 
@@ -47,9 +49,13 @@ const retention = z
   })
   .strict();
 
+// More threads than a browser could have cores buys nothing and costs a worker each.
+const cpu = z.object({ threads: z.number().int().min(1).max(256).optional() }).strict();
+
 const storedRuntimeOptionsSchema = z
   .object({
     retention: retention.optional(),
+    cpu: cpu.optional(),
     tools: z.object({ python: z.union([python, z.literal(false)]).optional(), webSearch: z.union([webSearch, z.literal(false)]).optional() }).strict().optional(),
   })
   .strict();
@@ -58,6 +64,8 @@ export interface StoredRuntimeOptions {
   tools?: ToolsConfig;
   /** See `StartLocalRuntimeOptions.retention`. */
   retention?: Partial<RetentionPolicy>;
+  /** See `StartLocalRuntimeOptions.cpu`. */
+  cpu?: CpuEngineOptions;
 }
 
 /** The stored options (`{}` when unset, unreadable or invalid). */

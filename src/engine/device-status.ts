@@ -7,15 +7,17 @@
  * decides which build of each model loads (`q4f32` without `shader-f16`), so the status and
  * the `variant` of every model follow from the same answer.
  */
-import type { CpuStatus, GpuStatus, StorageStatus } from '../protocol/local-status';
+import type { CpuStatus, GpuStatus, IsolationStatus, StorageStatus } from '../protocol/local-status';
+import { isolationStatus } from './cross-origin-isolation';
 import { cpuEngineSupport } from './wasm-support';
 import type { StorageInfo } from './webllm-cache';
 import type { WebGpuSupport } from './webgpu-support';
 
-/** What the device offers the engines: GPU support, WebAssembly support and origin storage. */
+/** What the device offers the engines: GPU support, WebAssembly support, cross-origin isolation and origin storage. */
 export interface DeviceStatus {
   gpu(): Promise<GpuStatus>;
   cpu(): CpuStatus;
+  isolation(): IsolationStatus;
   storage(): Promise<StorageStatus | null>;
 }
 
@@ -32,12 +34,25 @@ export function gpuStatus(gpu: WebGpuSupport): GpuStatus {
     : { usable: false, reason: gpu.reason, shaderF16: false, cause: gpu.cause };
 }
 
+export interface CpuFacts {
+  /** Threads the CPU engine runs with (the wllama engine's `threads()`). */
+  threads?: () => number;
+  /** Default: this context's (`cross-origin-isolation.ts`). */
+  isolation?: IsolationStatus;
+}
+
 export class BrowserDeviceStatus implements DeviceStatus {
+  private readonly isolationNow: IsolationStatus;
+
   /** @param cpuSupport whether wllama's WebAssembly build runs here (probed once, at start). */
   constructor(
     private readonly sources: DeviceSources,
     private readonly cpuSupport: CpuStatus = cpuEngineSupport(),
-  ) {}
+    private readonly facts: CpuFacts = {},
+  ) {
+    // Fixed for the context's life: the headers it was served with decided it.
+    this.isolationNow = facts.isolation ?? isolationStatus();
+  }
 
   /** WebGPU support (detected on first call). */
   async gpu(): Promise<GpuStatus> {
@@ -45,7 +60,11 @@ export class BrowserDeviceStatus implements DeviceStatus {
   }
 
   cpu(): CpuStatus {
-    return this.cpuSupport;
+    return this.facts.threads ? { ...this.cpuSupport, threads: this.facts.threads() } : this.cpuSupport;
+  }
+
+  isolation(): IsolationStatus {
+    return this.isolationNow;
   }
 
   /** The origin's storage estimate; null when the browser gives none. */

@@ -83,6 +83,8 @@ export interface WllamaEngineOptions {
   loadTimeoutMs?: number;
   /** Layers offloaded to WebGPU (default 0: this is the CPU engine, and WebGPU init is skipped). */
   gpuLayers?: number;
+  /** llama.cpp's `n_threads` (see `cpu-threads.ts`); more than 1 needs cross-origin isolation. Default 1. */
+  threads?: number;
   /** Used to probe `wasmUrl` after a load timed out (default `fetch`). */
   fetch?: FetchLike;
   /** wllama's model cache (default: its `CacheManager`, OPFS, loaded on first use). */
@@ -129,6 +131,7 @@ export class WllamaEngine implements Engine {
   private readonly createWllama: () => WllamaLike | Promise<WllamaLike>;
   private readonly loadTimeoutMs: number;
   private readonly gpuLayers: number;
+  private readonly threadsWanted: number;
   private readonly fetchFn: FetchLike | undefined;
   private readonly checkSupport: (model: string) => ApiError | null;
 
@@ -147,6 +150,7 @@ export class WllamaEngine implements Engine {
     this.createWllama = options.createWllama ?? (() => createRealWllama(options.wasmUrl, compat));
     this.loadTimeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     this.gpuLayers = options.gpuLayers ?? 0;
+    this.threadsWanted = options.threads ?? 1;
     this.fetchFn = options.fetch;
     this.cacheInstance = options.cache ? Promise.resolve(options.cache) : null;
     this.checkSupport = options.checkSupport ?? (options.createWllama || compat ? () => null : cpuEngineUnsupported);
@@ -175,6 +179,11 @@ export class WllamaEngine implements Engine {
   /** The model in the engine, if any. */
   loadedModel(): string | null {
     return this.loaded?.entry.id ?? null;
+  }
+
+  /** Threads of the loaded model as wllama reports them (1 when it fell back), else those the next load asks for. */
+  threads(): number {
+    return this.loaded?.wllama.getNumThreads() ?? this.threadsWanted;
   }
 
   /**
@@ -391,7 +400,7 @@ export class WllamaEngine implements Engine {
       };
 
       wllama
-        .loadModelFromUrl(url, { n_ctx: entry.context_window, n_gpu_layers: this.gpuLayers, progressCallback: onDownload, signal })
+        .loadModelFromUrl(url, { n_ctx: entry.context_window, n_gpu_layers: this.gpuLayers, n_threads: this.threadsWanted, progressCallback: onDownload, signal })
         .then(async () => {
           if (settled) return;
           const info = wllama.getLoadedContextInfo();

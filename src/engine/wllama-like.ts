@@ -32,6 +32,12 @@ export interface WllamaLoadParams {
   n_ctx: number;
   /** Layers offloaded to WebGPU; 0 = CPU only (and WebGPU is not even initialised). */
   n_gpu_layers?: number;
+  /**
+   * llama.cpp's threads. Above 1 wllama starts a pthread pool of that size — only where
+   * SharedArrayBuffer exists (cross-origin isolation); otherwise it runs one thread. Its
+   * default is half the cores.
+   */
+  n_threads?: number;
   progressCallback?: (progress: WllamaProgress) => void;
   /** Aborts the download (not the load that follows it). */
   signal?: AbortSignal;
@@ -73,6 +79,8 @@ export interface WllamaLike {
   getLoadedContextInfo(): WllamaContextInfo;
   /** The GGUF's `tokenizer.chat_template` (Jinja source), or null when it has none. */
   getChatTemplate(): string | null;
+  /** Threads the loaded model runs with (1 when wllama could not start its pool). */
+  getNumThreads(): number;
   createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>>;
   exit(): Promise<void>;
   cacheManager: { delete(url: string): Promise<void> };

@@ -38,8 +38,26 @@ export const CpuStatus = z.object({
   usable: z.boolean(),
   /** Why not, in words a person can act on; null when usable. */
   reason: z.nullable(z.string()),
+  /**
+   * Threads the CPU engine runs with: as wllama reports it for the loaded model, else what
+   * the next load asks for (all cores, or the `cpu.threads` runtime option; 1 when the
+   * runtime is not cross-origin isolated).
+   */
+  threads: z.optional(z.number().check(z.int(), z.positive())),
 });
 export type CpuStatus = z.infer<typeof CpuStatus>;
+
+/**
+ * Cross-origin isolation of the runtime (COOP `same-origin` + COEP): it gives
+ * SharedArrayBuffer, so the CPU engine's threads and the Python interrupt. Without it all
+ * works, single-threaded, and a runaway Python call costs its interpreter's state.
+ */
+export const IsolationStatus = z.object({
+  crossOriginIsolated: z.boolean(),
+  /** Why not, in words a person can act on; null when isolated. */
+  reason: z.nullable(z.string()),
+});
+export type IsolationStatus = z.infer<typeof IsolationStatus>;
 
 const bytes = () => z.number().check(z.nonnegative());
 
@@ -81,6 +99,7 @@ export type LoadProgress = z.infer<typeof LoadProgress>;
 export const LocalStatus = z.object({
   gpu: GpuStatus,
   cpu: CpuStatus,
+  isolation: IsolationStatus,
   /** null when the browser gives no estimate. */
   storage: z.nullable(StorageStatus),
   /** Model ready to generate, if any. */

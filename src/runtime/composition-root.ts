@@ -5,6 +5,8 @@
  */
 import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../engine/engine';
+import { cpuThreads, type CpuEngineOptions } from '../engine/cpu-threads';
+import { isolationStatus } from '../engine/cross-origin-isolation';
 import { BrowserDeviceStatus } from '../engine/device-status';
 import { WebLlmModels } from '../engine/webllm-models';
 import { WllamaModels } from '../engine/wllama-models';
@@ -33,6 +35,8 @@ export interface LocalServerOptions {
   requestPersist?: () => Promise<boolean>;
   /** How long stored responses are kept; a limit left out keeps its default. */
   retention?: Partial<RetentionPolicy>;
+  /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
+  cpu?: CpuEngineOptions;
 }
 
 export type LocalServer = ResponsesServer;
@@ -55,14 +59,17 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   ]);
   // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`); its
   // models are `recommended` when WebGPU is not usable.
-  const wllama = createWllamaEngine({ testModels: options.testModels, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) });
+  // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
+  const isolation = isolationStatus();
+  const threads = cpuThreads({ isolated: isolation.crossOriginIsolated, cores: navigator.hardwareConcurrency, requested: options.cpu?.threads });
+  const wllama = createWllamaEngine({ testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) });
   const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, wllama];
   const tools = createRuntimeTools(options.tools ?? {}, {
     origin: self.location.origin,
     pyodideIndexURL: new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href,
   });
   // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
-  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm), [new WebLlmModels(webllm), new WllamaModels(wllama)]);
+  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, { isolation, threads: () => wllama.threads() }), [new WebLlmModels(webllm), new WllamaModels(wllama)]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
   return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
 }

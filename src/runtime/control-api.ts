@@ -3,6 +3,7 @@
  * through here (see `serveRequests`); this is for the page that owns the worker. Model
  * loading and its progress are HTTP too (`/v1/local/*`), so every tab can use them.
  */
+import type { CpuEngineOptions } from '../engine/cpu-threads';
 import type { RetentionPolicy } from '../server/retention';
 import type { RuntimeToolsOptions } from '../tools/tools-config';
 
@@ -22,6 +23,8 @@ export interface RuntimeStartOptions {
    * 200 MB; server/retention.ts). `POST /v1/local/storage/prune` can change it later.
    */
   retention?: Partial<RetentionPolicy>;
+  /** The CPU engine: `threads` (default all cores, when cross-origin isolated; else 1). */
+  cpu?: CpuEngineOptions;
 }
 
 /**

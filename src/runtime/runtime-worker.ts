@@ -39,6 +39,7 @@ const control: RuntimeControl = {
           ...(options.modelBase ? { modelBase: options.modelBase } : {}),
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.retention ? { retention: options.retention } : {}),
+          ...(options.cpu ? { cpu: options.cpu } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
         }),
       );

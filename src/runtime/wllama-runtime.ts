@@ -5,7 +5,10 @@
  * `wllama.wasm` into `assets/` (hashed, so it is its own cache key) and the service worker
  * precaches it with the app shell, so the engine starts offline once a model is cached.
  * `compat: null` (the engine's default) keeps wllama from ever fetching its fallback build
- * from a CDN.
+ * from a CDN. That one file is also the multi-thread build: wllama 3.13 ships a single
+ * pthreads-enabled wasm and starts its thread pool (workers from a blob: of its own glue)
+ * only when `n_threads` > 1 and SharedArrayBuffer exists, so threads need nothing more
+ * precached, only cross-origin isolation.
  */
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../engine/gguf-catalog';
@@ -19,6 +22,8 @@ export interface WllamaRuntimeOptions {
   ggufBase?: string;
   /** What the wasm's path and a relative `ggufBase` resolve against (default: `location.href`). */
   origin?: string;
+  /** llama.cpp's threads (`cpuThreads`: all cores when isolated, else 1). Default 1. */
+  threads?: number;
 }
 
 /**
@@ -35,6 +40,7 @@ export function createWllamaEngine(options: WllamaRuntimeOptions): WllamaEngine 
     wasmUrl: origin ? new URL(wllamaWasmUrl, origin).href : wllamaWasmUrl,
     ...(origin ? { origin } : {}),
     ...(options.ggufBase ? { modelBase: options.ggufBase } : {}),
+    ...(options.threads ? { threads: options.threads } : {}),
   });
 }
 

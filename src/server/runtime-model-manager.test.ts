@@ -24,6 +24,7 @@ function engineModels(ids: string[], state: { loaded?: string; loading?: LoadPro
 const device: DeviceStatus = {
   gpu: async () => ({ usable: false, reason: 'No GPU adapter.', shaderF16: false, cause: 'no_adapter' }),
   cpu: () => ({ usable: true, reason: null }),
+  isolation: () => ({ crossOriginIsolated: true, reason: null }),
   storage: async () => ({ usageBytes: 1, quotaBytes: 10, persisted: false }),
 };
 

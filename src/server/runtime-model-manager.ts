@@ -20,6 +20,7 @@ export class RuntimeModelManager implements ModelManager {
     return {
       gpu,
       cpu: this.device.cpu(),
+      isolation: this.device.isolation(),
       storage,
       loaded: this.engines.map((e) => e.loaded()).find((id) => id !== null) ?? null,
       loading: this.engines.map((e) => e.loading()).find((p) => p !== null) ?? null,

@@ -23,8 +23,13 @@
  *   of the sandbox frame's one inline bootstrap: a `srcdoc` frame inherits this policy.
  * - no plugins, no `<base>`, forms post to this origin only, and no other origin may frame
  *   the app (`frame-ancestors`, and `X-Frame-Options` for browsers without it).
+ *
+ * With them go COOP and COEP (cross-origin isolation, `isolation-headers.ts`), which
+ * depend on the browser: the service worker adds its own browser's, the servers the
+ * requesting one's.
  */
 import { SANDBOX_BOOTSTRAP_HASH } from '../tools/python/sandbox-bootstrap';
+import { isolationHeaders, thisBrowser, type BrowserIdentity } from './isolation-headers';
 
 export interface SecurityHeaderOptions {
   /**
@@ -61,11 +66,14 @@ export function securityHeaders(options: SecurityHeaderOptions = {}): Record<str
   };
 }
 
-/** `response` with the security headers added (a new Response; the body is not read). */
-export function withSecurityHeaders(response: Response): Response {
+/**
+ * `response` with the security and isolation headers added (a new Response; the body is
+ * not read). `browser`: whose COEP value to send (default: the one this code runs in).
+ */
+export function withSecurityHeaders(response: Response, browser: BrowserIdentity = thisBrowser()): Response {
   // Opaque and redirected responses keep what they are (they cannot be rebuilt faithfully).
   if (response.type === 'opaque' || response.type === 'opaqueredirect' || response.redirected) return response;
   const headers = new Headers(response.headers);
-  for (const [name, value] of Object.entries(securityHeaders())) headers.set(name, value);
+  for (const [name, value] of Object.entries({ ...securityHeaders(), ...isolationHeaders(browser) })) headers.set(name, value);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

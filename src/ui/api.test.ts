@@ -5,7 +5,8 @@ import { ModelsStore } from './models-store';
 const ORIGIN = 'http://app.local';
 const STATUS = {
   gpu: { usable: false, reason: 'No adapter.', shaderF16: false, cause: 'no_adapter' },
-  cpu: { usable: true, reason: null },
+  cpu: { usable: true, reason: null, threads: 2 },
+  isolation: { crossOriginIsolated: true, reason: null },
   storage: null,
   loaded: null,
   loading: null,

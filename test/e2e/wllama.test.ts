@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TINY_GGUF_REPLY, makeTinyGguf, tinyGgufCount } from '../fixtures/make-tiny-gguf';
-import { configureRuntime, openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { configureRuntime, openApp, serveModelMirror, startE2E, type ModelMirror, type RuntimeSettings } from '../support/browser';
 import type { LocalStatus } from '../../src/protocol/local-status';
 
 const STORIES_PATH = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
@@ -77,9 +77,9 @@ let mirrorDir: string;
 let page: Page;
 
 /** A fresh profile whose runtime downloads GGUF files from `base`. */
-async function openWithMirror(base: string) {
+async function openWithMirror(base: string, options?: RuntimeSettings['options']) {
   const context = await e2e.browser.newContext();
-  await configureRuntime(context, e2e.app.origin, { modelBase: base });
+  await configureRuntime(context, e2e.app.origin, { modelBase: base, ...(options ? { options } : {}) });
   return openApp(context, e2e.app.origin);
 }
 
@@ -241,6 +241,20 @@ for (const c of CASES) {
   });
 }
 
+test('a response runs on every core: the page is cross-origin isolated and wllama reports more than one thread', async () => {
+  const result = await page.evaluate(async () => {
+    const r = await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0, max_output_tokens: 16 });
+    const status = (await (await fetch('/v1/local/status')).json()) as LocalStatus;
+    return { text: r.output_text, status, cores: navigator.hardwareConcurrency, isolated: crossOriginIsolated };
+  });
+  expect(result.text).toBe(TINY_GGUF_REPLY);
+  expect(result.isolated).toBe(true);
+  expect(result.status.loaded).toBe('test-tiny-llama');
+  // What wllama says of the loaded model (getNumThreads: 1 had its thread pool not started).
+  expect(result.cores).toBeGreaterThan(1);
+  expect(result.status.cpu.threads).toBe(result.cores);
+});
+
 test("a GGUF with its own chat template is prompted through that template (Jinja), not our family template", async () => {
   const other = await openWithMirror(`${mirror.origin}/templated/`);
   try {
@@ -313,15 +327,15 @@ test('offline after the first visit: wllama.wasm from the precache, the GGUF fro
 });
 
 test('download ahead of use through /v1/local: progress, then downloaded and loaded; the answer needs no download; delete', async () => {
-  // A fresh profile: nothing in wllama's cache yet.
-  const other = await openWithMirror(mirror.base);
+  // A fresh profile: nothing in wllama's cache yet. One thread, by the runtime option.
+  const other = await openWithMirror(mirror.base, { cpu: { threads: 1 } });
   try {
     const status = () => other.evaluate(async () => (await (await fetch('/v1/local/status')).json()) as LocalStatus);
     const tiny = (s: LocalStatus) => s.models.find((m) => m.id === 'test-tiny-llama');
     expect(tiny(await status())).toEqual({ id: 'test-tiny-llama', variant: 'test-tiny-llama.gguf', cached: false, cachedVariants: [], loaded: false });
     // web-llm's models are listed next to the GGUF ones; Chromium's WebAssembly runs the CPU engine.
     expect((await status()).models.some((m) => m.id === 'Qwen3-0.6B-q4f16_1-MLC')).toBe(true);
-    expect((await status()).cpu).toEqual({ usable: true, reason: null });
+    expect((await status()).cpu).toEqual({ usable: true, reason: null, threads: 1 });
 
     const events = await other.evaluate(async () => {
       const response = await fetch('/v1/local/models/test-tiny-llama/load', { method: 'POST' });
@@ -338,6 +352,7 @@ test('download ahead of use through /v1/local: progress, then downloaded and loa
     expect(progress.at(-1)).toMatchObject({ phase: 'ready', progress: 1 });
     expect(tiny(await status())).toMatchObject({ cached: true, loaded: true, cachedVariants: ['test-tiny-llama.gguf'] });
     expect((await status()).loaded).toBe('test-tiny-llama');
+    expect((await status()).cpu.threads).toBe(1); // as wllama reports it, loaded with the option
 
     const before = mirror.requests.length;
     const text = await other.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0 })).output_text);

@@ -19,6 +19,8 @@ export interface FakeLoadScript {
   chatTemplate?: string;
   /** Where a finished download is written (as wllama writes the GGUF to OPFS under its URL). */
   cache?: FakeWllamaCache;
+  /** No SharedArrayBuffer here: like wllama, run one thread whatever `n_threads` asked for. */
+  noSharedMemory?: boolean;
 }
 
 /** wllama's model cache in memory: files by URL, with the size stored and the size expected. */
@@ -127,6 +129,12 @@ export class FakeWllama implements WllamaLike {
   getLoadedContextInfo(): WllamaContextInfo {
     if (!this.info) throw new Error('loadModel() is not yet called');
     return { ...this.info };
+  }
+
+  getNumThreads(): number {
+    if (!this.info) throw new Error('loadModel() is not yet called');
+    const threads = this.loadParams?.n_threads ?? 1;
+    return this.loadScript.noSharedMemory || threads <= 1 ? 1 : threads;
   }
 
   getChatTemplate(): string | null {

@@ -13,7 +13,7 @@ import { invalidRequest } from '../../src/shared/api-error';
 function fakeManager(log: string[]): ModelManager {
   return {
     async status() {
-      return { gpu: { usable: false, reason: 'no adapter', shaderF16: false }, cpu: { usable: true, reason: null }, storage: null, loaded: null, loading: null, models: [{ id: 'test-scripted', cached: true, loaded: false }] };
+      return { gpu: { usable: false, reason: 'no adapter', shaderF16: false }, cpu: { usable: true, reason: null }, isolation: { crossOriginIsolated: false, reason: 'not cross-origin isolated' }, storage: null, loaded: null, loading: null, models: [{ id: 'test-scripted', cached: true, loaded: false }] };
     },
     async load(id, onProgress, signal) {
       for (let i = 1; i <= 4; i++) {

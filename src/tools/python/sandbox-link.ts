@@ -14,8 +14,9 @@
  *
  * Stopping: where the frame is cross-origin isolated (SharedArrayBuffer), the worker is
  * first interrupted (KeyboardInterrupt; the state is kept) and terminated if it does not
- * stop; otherwise — the usual case, since the app is not served with COOP/COEP — the
- * worker is terminated and the state is lost, which the error tells the model.
+ * stop within `interruptGraceMs`; otherwise — a page served without COOP/COEP, or a
+ * browser without isolation — the worker is terminated and the state is lost, which the
+ * error tells the model.
  *
  * Not caught (a page has no CPU clock per worker): background code that keeps yielding to
  * the event loop, e.g. `while True: await asyncio.sleep(0)`, answers every ping. It ends

@@ -32,7 +32,7 @@ export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
         Nothing you type leaves this device. The same models answer your own code through an OpenAI-compatible API at{' '}
         <code>{location.origin}/v1</code>.
       </p>
-      {(!selected || needsGpu(selected)) && <GpuNotice gpu={gpu} cpuModels={visible.some((m) => !needsGpu(m) && !m.hidden)} cpu={models.status?.cpu} />}
+      {(!selected || needsGpu(selected)) && <GpuNotice gpu={gpu} cpuModels={visible.some((m) => !needsGpu(m) && !m.hidden)} cpu={models.status?.cpu} isolation={models.status?.isolation} />}
       {suggestion && (
         <div className="notice suggestion" aria-label="Suggested model">
           <p>

@@ -22,3 +22,13 @@ test('where the runtime says the CPU engine cannot run either, the notice says s
 test('nothing when WebGPU works', () => {
   expect(render({ gpu: { usable: true, reason: null }, cpuModels: true })).toBe('');
 });
+
+test('the CPU models say how many threads they run on, and why only one when the page is not isolated', () => {
+  expect(render({ gpu: noGpu, cpuModels: true, cpu: { usable: true, reason: null, threads: 4 }, isolation: { crossOriginIsolated: true, reason: null } })).toContain(
+    'The CPU models still work here, more slowly (on 4 threads).',
+  );
+  const reason = 'not cross-origin isolated: the page was served without COOP/COEP';
+  const html = render({ gpu: noGpu, cpuModels: true, cpu: { usable: true, reason: null, threads: 1 }, isolation: { crossOriginIsolated: false, reason } });
+  expect(html).toContain('The CPU models still work here, more slowly.');
+  expect(html).toContain(`CPU models: ${reason}`);
+});

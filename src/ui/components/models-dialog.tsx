@@ -123,7 +123,7 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   const list = [...listed.filter((m) => m.recommended), ...listed.filter((m) => !m.recommended)];
   return (
     <Dialog open={open} title="Models" onClose={onClose} wide>
-      <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} cpu={state.status?.cpu} />
+      <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} cpu={state.status?.cpu} isolation={state.status?.isolation} />
       {state.statusError && (
         <p className="row-error" role="alert">
           Could not read the runtime's model status: {state.statusError}
