@@ -49,3 +49,11 @@ test('a long chain from code is walked without recursion', () => {
   const chain = Array.from({ length: 20_000 }, (_, i) => stored(`r${i}`, 1, i, i ? `r${i - 1}` : null));
   expect(storageUsage(chain, [chat('A', ['r0'])]).chats[0]!.responses).toBe(20_000);
 });
+
+test("a response answered in a chat's conversation is the chat's, though no turn of the page knows it", () => {
+  const inConversation = { ...stored('c1', 70, 6), conversation_id: 'conv_1' };
+  const elsewhere = { ...stored('c2', 30, 7), conversation_id: 'conv_other' };
+  const usage = storageUsage([inConversation, elsewhere], [chat('conv_1', [])]);
+  expect(usage.chats).toEqual([{ conversationId: 'conv_1', title: 'Chat conv_1', responses: 1, bytes: 70, lastUsed: 6 }]);
+  expect(usage.other).toEqual({ responses: 1, bytes: 30 });
+});
