@@ -86,20 +86,20 @@ export class ChatStore extends ExternalStore<ChatState> {
       this.#update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
       return;
     }
-    await this.#refresh();
+    await this.reload();
     if (this.#conversation(id)?.opened) await this.#open(id, true);
   }
 
   async #load(api: Api): Promise<void> {
     // Chats of older versions first, so the list below has them.
     await this.db.then((db) => migrateLegacyChats(api, db)).catch((error: unknown) => console.error('Could not read the chats saved by an older version', error));
-    await this.#refresh();
+    await this.reload();
     this.#update((state) => ({ ...state, loaded: true }), true);
     this.#resumeAll();
   }
 
-  /** Reads the list again; chats already opened keep their turns. */
-  async #refresh(): Promise<void> {
+  /** Reads the list again (e.g. after retention deleted chats); chats already opened keep their turns. */
+  async reload(): Promise<void> {
     if (!this.#api) return;
     try {
       const listed = await listChats(this.#api);
@@ -424,7 +424,7 @@ export class ChatStore extends ExternalStore<ChatState> {
       this.#announce(id);
     } catch (error) {
       console.error('Could not rename the conversation', error);
-      await this.#refresh();
+      await this.reload();
     }
   }
 

@@ -29,7 +29,6 @@ test("stored responses are grouped by the app's chats, biggest first; the rest i
       { conversationId: 'A', title: 'Chat A', responses: 2, bytes: 250, lastUsed: 2 },
     ],
     other: { responses: 2, bytes: 100 },
-    notStored: 0,
   });
 });
 
@@ -39,10 +38,9 @@ test("a response chained from code onto a chat's turn counts for that chat (rete
   expect(usage.other).toEqual({ responses: 0, bytes: 0 });
 });
 
-test('chats whose responses are all gone are counted, not listed; a chat that never got a response is neither', () => {
+test('a chat whose responses are all gone is not listed (its conversation holds the turns: it goes on), nor one that never got a response', () => {
   const usage = storageUsage([stored('b1', 5, 1)], [chat('A', ['pruned1', 'pruned2']), chat('B', ['b1', 'pruned3']), chat('C', [null])]);
   expect(usage.chats.map((c) => c.conversationId)).toEqual(['B']);
-  expect(usage.notStored).toBe(1);
 });
 
 test('a long chain from code is walked without recursion', () => {

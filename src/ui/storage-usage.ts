@@ -24,11 +24,6 @@ export interface StorageUsage {
   chats: ChatUsage[];
   /** Responses of no chat in this app (created from code). */
   other: { responses: number; bytes: number };
-  /**
-   * Chats whose responses are all gone (retention, or deleted from code): they still show,
-   * but a new message in them has nothing to continue from.
-   */
-  notStored: number;
 }
 
 export function storageUsage(stored: readonly StoredResponse[], chats: readonly Conversation[]): StorageUsage {
@@ -81,12 +76,10 @@ export function storageUsage(stored: readonly StoredResponse[], chats: readonly 
     entry.lastUsed = Math.max(entry.lastUsed, response.created_at);
     usage.set(chat.id, entry);
   }
-  const notStored = chats.filter((c) => !usage.has(c.id) && c.turns.some((t) => t.responseId)).length;
   return {
     responses: stored.length,
     bytes: stored.reduce((sum, s) => sum + s.bytes, 0),
     chats: [...usage.values()].sort((a, b) => b.bytes - a.bytes || b.lastUsed - a.lastUsed),
     other,
-    notStored,
   };
 }
