@@ -32,6 +32,8 @@ export const StoredResponse = z.object({
   status: ResponseStatus,
   model: z.string(),
   previous_response_id: z.nullable(z.string()),
+  /** The conversation it belongs to (`conversation` on create). Optional: older runtimes did not say. */
+  conversation_id: z.optional(z.nullable(z.string())),
   /** Approximate bytes it takes: the response, its items and its event log, as JSON. */
   bytes: count(),
 });

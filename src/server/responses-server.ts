@@ -17,6 +17,7 @@ import { unreadableResponse } from './response-factory';
 import type { ToolPorts } from './tool-ports';
 import type { ModelManager } from './model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
+import { listLocalConversations } from './routes/local-conversations';
 import { listStoredResponses, prune, pruneNow, storageSummary } from './routes/local-storage';
 import { DEFAULT_RETENTION, type RetentionPolicy } from './retention';
 import { createResponse } from './routes/create-response';
@@ -116,6 +117,7 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMe
   { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
   { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
   { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },
+  { pattern: /^\/v1\/local\/conversations$/, methods: { GET: (s, _r, u) => listLocalConversations(s, u) } },
   { pattern: /^\/v1\/local\/responses$/, methods: { GET: (s, _r, u) => listStoredResponses(s, u) } },
   { pattern: /^\/v1\/local\/storage$/, methods: { GET: (s) => storageSummary(s) } },
   { pattern: /^\/v1\/local\/storage\/prune$/, methods: { POST: (s, r) => pruneNow(s, r) } },

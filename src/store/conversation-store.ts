@@ -40,6 +40,8 @@ export interface ConversationStore {
   getConversationItem(id: string, itemId: string): Promise<StoredItem | undefined>;
   /** False when the conversation has no item with this id. */
   deleteConversationItem(id: string, itemId: string): Promise<boolean>;
+  /** Every stored conversation, in no particular order (the local list endpoint sorts). */
+  listConversations(): Promise<StoredConversation[]>;
   /** Ids of every stored conversation (for retention). */
   conversationIds(): Promise<string[]>;
 }

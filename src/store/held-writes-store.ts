@@ -163,6 +163,10 @@ export class HeldWritesStore implements ResponseStore {
     return this.#inner.conversationIds();
   }
 
+  listConversations(): Promise<StoredConversation[]> {
+    return this.#inner.listConversations();
+  }
+
   async #refuseWhenFull<T>(write: () => Promise<T>): Promise<T> {
     await this.#serial(() => this.#retryHeld());
     try {

@@ -269,6 +269,10 @@ class IdbStore implements ResponseStore {
     return found.length > 0;
   }
 
+  async listConversations(): Promise<StoredConversation[]> {
+    return (await this.db.getAll('conversations')).map(({ id, created_at, metadata }) => ({ id, created_at, metadata }));
+  }
+
   async conversationIds(): Promise<string[]> {
     return this.db.getAllKeys('conversations');
   }

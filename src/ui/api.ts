@@ -8,11 +8,12 @@
 import OpenAI from 'openai';
 import type { core, ZodMiniType } from 'zod/mini';
 import { ErrorBody } from '../protocol/error-response';
+import { LocalConversationList, type LocalConversation } from '../protocol/local-conversations';
 import { LoadEvent, LocalStatus, type LoadProgress } from '../protocol/local-status';
 import { PruneResult, StorageSummary, StoredResponseList, type RetentionWire, type StoredResponse } from '../protocol/local-storage';
 import { readSse } from '../protocol/sse';
 
-export type { LoadProgress, LocalStatus, PruneResult, StorageSummary, StoredResponse };
+export type { LoadProgress, LocalConversation, LocalStatus, PruneResult, StorageSummary, StoredResponse };
 
 /** A `/v1/models` entry with the local fields the server adds. */
 export interface ModelEntry {
@@ -55,6 +56,8 @@ export interface Api {
   storageSummary(): Promise<StorageSummary>;
   /** Every stored response, oldest first (all pages of `/v1/local/responses`). */
   storedResponses(): Promise<StoredResponse[]>;
+  /** Every stored conversation, most recently used first (all pages of `/v1/local/conversations`). */
+  conversations(): Promise<LocalConversation[]>;
   /** Applies the retention policy now; with `retention`, that policy is in force from now on. */
   pruneStorage(retention?: RetentionWire): Promise<PruneResult>;
 }
@@ -92,6 +95,22 @@ async function errorFrom(response: Response): Promise<LocalApiError> {
   const body = ErrorBody.safeParse(await response.json().catch(() => null));
   if (body.success) return new LocalApiError(response.status, body.data.error.message, body.data.error.code);
   return new LocalApiError(response.status, `${response.status} ${response.statusText}`);
+}
+
+/** Every entry of a `/v1/local/*` list, page after page (OpenAI's cursor pagination). */
+async function allPages<T>(fetchFn: typeof fetch, url: string, order: 'asc' | 'desc', schema: ZodMiniType<{ data: T[]; has_more: boolean; last_id: string | null }>): Promise<T[]> {
+  const all: T[] = [];
+  let after: string | null = null;
+  const what = `answer to ${new URL(url).pathname}`;
+  for (;;) {
+    const query: string = `order=${order}&limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`;
+    const response = await fetchFn(`${url}?${query}`);
+    if (!response.ok) throw await errorFrom(response);
+    const page = parsed(schema, await response.json().catch(() => undefined), what, response.status);
+    all.push(...page.data);
+    if (!page.has_more || !page.last_id) return all;
+    after = page.last_id;
+  }
 }
 
 /**
@@ -139,18 +158,11 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
       if (!response.ok) throw await errorFrom(response);
       return parsed(StorageSummary, await response.json().catch(() => undefined), 'answer to /v1/local/storage', response.status);
     },
-    async storedResponses() {
-      const all: StoredResponse[] = [];
-      let after: string | null = null;
-      for (;;) {
-        const query: string = `order=asc&limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`;
-        const response = await fetchFn(`${base}/local/responses?${query}`);
-        if (!response.ok) throw await errorFrom(response);
-        const page = parsed(StoredResponseList, await response.json().catch(() => undefined), 'answer to /v1/local/responses', response.status);
-        all.push(...page.data);
-        if (!page.has_more || !page.last_id) return all;
-        after = page.last_id;
-      }
+    storedResponses() {
+      return allPages(fetchFn, `${base}/local/responses`, 'asc', StoredResponseList);
+    },
+    conversations() {
+      return allPages(fetchFn, `${base}/local/conversations`, 'desc', LocalConversationList);
     },
     async pruneStorage(retention) {
       const response = await fetchFn(`${base}/local/storage/prune`, {

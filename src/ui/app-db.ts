@@ -1,7 +1,8 @@
 /**
- * The app's own IndexedDB database (separate from the server's store): conversations as
- * the sidebar shows them, and the settings. Works offline like everything else. Schema and
- * migrations: app-db-schema.ts.
+ * The app's own IndexedDB database (separate from the server's store): the settings, and
+ * the chats older versions kept here — chats are server conversations now, and
+ * legacy-chats.ts moves these onto the server once (the store stays, so a database of any
+ * version opens). Schema and migrations: app-db-schema.ts.
  */
 import { openDB, type IDBPDatabase } from 'idb';
 import { APP_DB_VERSION, migrateAppDb, SETTINGS_KEY, type AppDB } from './app-db-schema';
@@ -18,12 +19,13 @@ export function openAppDb(name = APP_DB_NAME): Promise<AppDatabase> {
   });
 }
 
-/** Newest first. */
+/** Chats saved by older versions, newest first. */
 export async function loadConversations(db: AppDatabase): Promise<Conversation[]> {
   const all = await db.getAllFromIndex('conversations', 'updatedAt');
   return all.reverse();
 }
 
+/** How older versions saved a chat (kept for the migration's tests). */
 export async function saveConversation(db: AppDatabase, conversation: Conversation): Promise<void> {
   await db.put('conversations', conversation);
 }

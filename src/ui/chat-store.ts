@@ -7,21 +7,28 @@
  * - the answer does not depend on the connection: if the service worker restarts or the
  *   page reloads while another tab runs the runtime, the stream is resumed from the last
  *   event seen (`GET /v1/responses/{id}?stream=true&starting_after=N`).
- * Turns are chained with `previous_response_id`; the app keeps a display copy of each
- * turn in its own database so the sidebar and the conversation open offline.
+ * A chat is one server conversation (`conv_…`): each turn is `responses.create({conversation})`,
+ * which reads the conversation as context and appends the turn when it stands; the sidebar
+ * is the server's list of conversations and a chat opened is read from its items
+ * (chat-library.ts). So code on the origin can continue a chat of the app by its id, and
+ * the app shows it. The request body is built in turn-request.ts.
  */
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { APIError } from 'openai';
 import type { Api } from './api';
-import { deleteConversationRecord, loadConversations, saveConversation, type AppDatabase } from './app-db';
-import { approvalDecisions, isRunning, newApprovalTurn, newTurn, previousResponseId, titleFrom, type Conversation, type Turn } from './saved-chat';
+import type { AppDatabase } from './app-db';
+import { createChat, deleteChat, deleteItems, deleteResponseQuietly, listChats, readTurns, renameChat, runningTurn } from './chat-library';
+import { approvalDecisions, isRunning, newApprovalTurn, newTurn, titleFrom, type Conversation, type Turn } from './saved-chat';
+import { exportChat } from './chat-export';
 import { ExternalStore } from './external-store';
+import { migrateLegacyChats } from './legacy-chats';
 import type { McpTokens } from './mcp-tokens';
-import { requestOptions, type Settings } from './settings';
+import type { Settings } from './settings';
 import { applyResponse, applyStreamEvent } from './stream-reducer';
+import { turnRequest } from './turn-request';
 
 export interface ChatState {
-  /** False until the database was read. */
+  /** False until the runtime listed the conversations. */
   loaded: boolean;
   /** Newest first. */
   conversations: Conversation[];
@@ -31,8 +38,6 @@ export interface ChatState {
   running: { conversationId: string; turnId: string; stopping: boolean } | null;
 }
 
-/** How often a streaming turn is written to the database (it is always written at the end). */
-const SAVE_EVERY_MS = 1_000;
 /** How often React hears about stream events (tokens arrive faster than frames). */
 const NOTIFY_EVERY_MS = 33;
 /** Resume attempts after the stream dropped while the response was still running. */
@@ -60,11 +65,11 @@ export class ChatStore extends ExternalStore<ChatState> {
   #run: ActiveRun | null = null;
   #pending: ChatState | null = null;
   #notifyTimer: ReturnType<typeof setTimeout> | null = null;
-  #lastSave = new Map<string, number>();
 
-  /** Other tabs of the app hear about saved and deleted conversations. */
+  /** Other tabs of the app hear about changed and deleted conversations. */
   readonly #tabs: BroadcastChannel | null = typeof BroadcastChannel === 'function' ? new BroadcastChannel('local-responses-app/conversations') : null;
 
+  /** @param db the app's database, read only for chats saved by older versions (legacy-chats.ts). */
   constructor(
     private readonly db: Promise<AppDatabase>,
     private readonly settings: () => Settings,
@@ -72,7 +77,6 @@ export class ChatStore extends ExternalStore<ChatState> {
   ) {
     super({ loaded: false, conversations: [], activeId: null, running: null });
     this.#tabs?.addEventListener('message', (event: MessageEvent<{ type: 'saved' | 'deleted'; id: string }>) => void this.#fromOtherTab(event.data));
-    void this.#load();
   }
 
   async #fromOtherTab({ type, id }: { type: 'saved' | 'deleted'; id: string }): Promise<void> {
@@ -82,26 +86,47 @@ export class ChatStore extends ExternalStore<ChatState> {
       this.#update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
       return;
     }
-    const conversation = await (await this.db).get('conversations', id);
-    if (conversation) this.#putConversation(conversation, true);
+    await this.reload();
+    if (this.#conversation(id)?.opened) await this.#open(id, true);
   }
 
-  async #load(): Promise<void> {
+  async #load(api: Api): Promise<void> {
+    // Chats of older versions first, so the list below has them.
+    await this.db.then((db) => migrateLegacyChats(api, db)).catch((error: unknown) => console.error('Could not read the chats saved by an older version', error));
+    await this.reload();
+    this.#update((state) => ({ ...state, loaded: true }), true);
+    this.#resumeAll();
+  }
+
+  /** Reads the list again (e.g. after retention deleted chats); chats already opened keep their turns. */
+  async reload(): Promise<void> {
+    if (!this.#api) return;
     try {
-      const conversations = await loadConversations(await this.db);
-      this.set({ ...this.get(), loaded: true, conversations });
-      this.#resumeAll();
+      const listed = await listChats(this.#api);
+      this.#update((state) => {
+        const known = new Map(state.conversations.map((c) => [c.id, c]));
+        const merged = listed.map((c) => {
+          const had = known.get(c.id);
+          return had?.opened ? { ...had, title: c.title, metadata: c.metadata, updatedAt: Math.max(had.updatedAt, c.updatedAt), runningResponseId: c.runningResponseId } : c;
+        });
+        // A chat this tab just created (or could not save) stays until the list has it.
+        const unlisted = state.conversations.filter((c) => c.opened && !listed.some((l) => l.id === c.id) && c.id === state.activeId);
+        return { ...state, conversations: [...unlisted, ...merged].sort((a, b) => b.updatedAt - a.updatedAt) };
+      }, true);
     } catch (error) {
-      // No IndexedDB (blocked by the browser's privacy settings): chats still work, unsaved.
-      console.error('Could not read the saved conversations', error);
-      this.set({ ...this.get(), loaded: true });
+      console.error('Could not list the conversations', error);
     }
   }
 
-  /** Called once the runtime answers; answers that were running when the page closed are picked up. */
+  /** Stops hearing other tabs (tests; a page never needs it). */
+  dispose(): void {
+    this.#tabs?.close();
+  }
+
+  /** Called once the runtime answers: lists the chats; answers that were running when the page closed are picked up. */
   connect(api: Api): void {
     this.#api = api;
-    this.#resumeAll();
+    void this.#load(api);
   }
 
   get active(): Conversation | null {
@@ -112,6 +137,25 @@ export class ChatStore extends ExternalStore<ChatState> {
   select(id: string | null): void {
     this.#flush();
     this.set({ ...this.get(), activeId: id });
+    if (id !== null && !this.#conversation(id)?.opened) void this.#open(id);
+  }
+
+  /** Reads the chat's turns from its conversation; a response still running in it is resumed. */
+  async #open(id: string, again = false): Promise<void> {
+    const api = this.#api;
+    const chat = this.#conversation(id);
+    if (!api || !chat || (chat.opened && !again) || this.#run?.conversationId === id) return;
+    try {
+      const turns = await readTurns(api, chat);
+      const running = chat.runningResponseId ? await runningTurn(api, chat.runningResponseId) : null;
+      const live = running ? [running] : [];
+      const current = this.#conversation(id);
+      if (!current || this.#run?.conversationId === id) return;
+      this.#putConversation({ ...current, turns: [...turns, ...live], opened: true }, true);
+      if (live[0] && !this.#run) void this.#resume(id, live[0]);
+    } catch (error) {
+      console.error(`Could not read the conversation ${id}`, error);
+    }
   }
 
   // ── state updates ────────────────────────────────────────────────────────────
@@ -147,26 +191,16 @@ export class ChatStore extends ExternalStore<ChatState> {
     }, urgent);
   }
 
-  #updateTurn(conversationId: string, turnId: string, change: (turn: Turn) => Turn, { persist = false, urgent = false } = {}): void {
+  #updateTurn(conversationId: string, turnId: string, change: (turn: Turn) => Turn, { urgent = false } = {}): void {
     const conversation = this.#conversation(conversationId);
     if (!conversation) return;
     const turns = conversation.turns.map((t) => (t.id === turnId ? change(t) : t));
-    const next = { ...conversation, turns };
-    this.#putConversation(next, urgent);
-    const now = Date.now();
-    if (persist || now - (this.#lastSave.get(conversationId) ?? 0) > SAVE_EVERY_MS) {
-      this.#lastSave.set(conversationId, now);
-      void this.#save(next);
-    }
+    this.#putConversation({ ...conversation, turns }, urgent);
   }
 
-  async #save(conversation: Conversation): Promise<void> {
-    try {
-      await saveConversation(await this.db, conversation);
-      this.#tabs?.postMessage({ type: 'saved', id: conversation.id });
-    } catch (error) {
-      console.error('Could not save the conversation', error);
-    }
+  /** Other tabs read the conversation again. */
+  #announce(id: string): void {
+    this.#tabs?.postMessage({ type: 'saved', id });
   }
 
   // ── chat actions ─────────────────────────────────────────────────────────────
@@ -178,24 +212,32 @@ export class ChatStore extends ExternalStore<ChatState> {
   /** Sends `text` in the active conversation (a new one when none is open). */
   async send(text: string): Promise<void> {
     const model = this.settings().model;
-    if (!model || this.#run || !text.trim()) return;
+    if (!model || this.#run || !text.trim() || !this.#api) return;
     const now = Date.now();
+    const turn = newTurn(text, model, now);
     let conversation = this.active;
     if (!conversation) {
-      conversation = { id: crypto.randomUUID(), title: titleFrom(text), createdAt: now, updatedAt: now, turns: [] };
+      try {
+        conversation = await createChat(this.#api, text, now);
+      } catch (error) {
+        // No conversation (storage full, say): the turn shows why, in a chat that is not kept.
+        const failed = { ...turn, status: 'failed' as const, error: errorMessage(error), finishedAt: Date.now() };
+        const unsaved = { id: crypto.randomUUID(), title: titleFrom(text), createdAt: now, updatedAt: now, turns: [failed], opened: true };
+        this.#update((state) => ({ ...state, activeId: unsaved.id }));
+        return this.#putConversation(unsaved, true);
+      }
     }
-    const turn = newTurn(text, model, now);
     const next = { ...conversation, updatedAt: now, turns: [...conversation.turns, turn] };
     this.#update((state) => ({ ...state, activeId: next.id }));
     this.#putConversation(next, true);
-    await this.#save(next);
-    await this.#generate(next.id, turn.id, previousResponseId(conversation.turns));
+    await this.#generate(next.id, turn.id);
   }
 
   /**
    * Answers an MCP approval request of the last answer: the next turn sends
-   * `mcp_approval_response` with `previous_response_id`; the server makes the call only
-   * when `approve`. A request that is not the last answer's, or already answered, is ignored.
+   * `mcp_approval_response` in the conversation (which holds the request); the server makes
+   * the call only when `approve`. A request that is not the last answer's, or already
+   * answered, is ignored.
    */
   async respondToApproval(requestId: string, approve: boolean): Promise<void> {
     const conversation = this.active;
@@ -209,11 +251,10 @@ export class ChatStore extends ExternalStore<ChatState> {
     const turn = newApprovalTurn({ requestId, approve, server: request.server_label, tool: request.name }, model, now);
     const next = { ...conversation, updatedAt: now, turns: [...conversation.turns, turn] };
     this.#putConversation(next, true);
-    await this.#save(next);
-    await this.#generate(next.id, turn.id, previousResponseId(conversation.turns));
+    await this.#generate(next.id, turn.id);
   }
 
-  /** Answers the last message (or approval) again (the old answer and its stored response are removed). */
+  /** Answers the last message (or approval) again (the old answer leaves the conversation; its stored response is deleted). */
   async regenerate(): Promise<void> {
     const conversation = this.active;
     const last = conversation?.turns.at(-1);
@@ -221,13 +262,11 @@ export class ChatStore extends ExternalStore<ChatState> {
     if (!last.approval) return this.editLast(last.input);
     const model = this.settings().model;
     if (!model || this.#run) return;
-    if (last.responseId) void this.#deleteResponse(last.responseId);
-    const earlier = conversation.turns.slice(0, -1);
+    await this.#dropLastTurn(conversation);
     const turn = { ...newApprovalTurn(last.approval, model, Date.now()), id: last.id };
-    const next = { ...conversation, updatedAt: turn.startedAt, turns: [...earlier, turn] };
+    const next = { ...conversation, updatedAt: turn.startedAt, turns: [...conversation.turns.slice(0, -1), turn] };
     this.#putConversation(next, true);
-    await this.#save(next);
-    await this.#generate(next.id, turn.id, previousResponseId(earlier));
+    await this.#generate(next.id, turn.id);
   }
 
   /** Replaces the last message with `text` and answers it. */
@@ -235,20 +274,32 @@ export class ChatStore extends ExternalStore<ChatState> {
     const conversation = this.active;
     const last = conversation?.turns.at(-1);
     const model = this.settings().model;
-    if (!conversation || !last || !model || this.#run || !text.trim()) return;
+    if (!conversation || !last || !model || this.#run || !text.trim() || !this.#api) return;
     const earlier = conversation.turns.slice(0, -1);
-    if (last.responseId) void this.#deleteResponse(last.responseId);
+    await this.#dropLastTurn(conversation);
     const now = Date.now();
     const turn = { ...newTurn(text, model, now), id: last.id };
-    const next = {
-      ...conversation,
-      title: earlier.length === 0 && conversation.title === titleFrom(last.input) ? titleFrom(text) : conversation.title,
-      updatedAt: now,
-      turns: [...earlier, turn],
-    };
+    const retitle = earlier.length === 0 && conversation.title === titleFrom(last.input) && titleFrom(text) !== conversation.title;
+    let next: Conversation = { ...conversation, updatedAt: now, turns: [...earlier, turn] };
+    if (retitle) next = { ...next, title: titleFrom(text), metadata: await renameChat(this.#api, conversation, titleFrom(text)).catch(() => conversation.metadata ?? {}) };
     this.#putConversation(next, true);
-    await this.#save(next);
-    await this.#generate(next.id, turn.id, previousResponseId(earlier));
+    await this.#generate(next.id, turn.id);
+  }
+
+  /** Takes the replaced last turn out: its items (if it stood; a stopped or failed turn never joined) and its response. */
+  async #dropLastTurn(conversation: Conversation): Promise<void> {
+    const api = this.#api;
+    const last = conversation.turns.at(-1);
+    if (!api || !last) return;
+    if (last.responseId) void deleteResponseQuietly(api, last.responseId);
+    if (last.status !== 'completed' && last.status !== 'incomplete') return;
+    try {
+      // A turn answered in this page does not know its item ids: the conversation's last turn is it.
+      const itemIds = last.itemIds ?? (await readTurns(api, conversation)).at(-1)?.itemIds ?? [];
+      await deleteItems(api, conversation.id, itemIds);
+    } catch (error) {
+      console.warn('Could not remove the replaced turn from the conversation', error);
+    }
   }
 
   /** Stops the answer being generated: cancels the response (it is kept, `cancelled`). */
@@ -268,60 +319,34 @@ export class ChatStore extends ExternalStore<ChatState> {
     run.abort.abort();
   }
 
-  async #generate(conversationId: string, turnId: string, previous: string | null): Promise<void> {
+  async #generate(conversationId: string, turnId: string): Promise<void> {
     const api = this.#api;
     if (!api) return;
-    const settings = this.settings();
     const turn = this.#conversation(conversationId)?.turns.find((t) => t.id === turnId);
     if (!turn) return;
     const run = this.#startRun(conversationId, turnId);
     try {
-      const stream = await api.client.responses.create(
-        {
-          model: turn.model,
-          input: turn.approval
-            ? [{ type: 'mcp_approval_response', approval_request_id: turn.approval.requestId, approve: turn.approval.approve }]
-            : turn.input,
-          ...(previous ? { previous_response_id: previous } : {}),
-          ...requestOptions(settings, this.mcpTokens()),
-          background: true,
-          stream: true,
-          store: true,
-          context_management: [{ type: 'compaction' }], // a chat outgrowing the context window is summarized, not refused
-        },
-        { signal: run.abort.signal },
-      );
+      const stream = await api.client.responses.create(turnRequest(turn, conversationId, this.settings(), this.mcpTokens()), { signal: run.abort.signal });
       await this.#consume(run, stream);
     } catch (error) {
-      if (!run.abort.signal.aborted) {
-        this.#updateTurn(conversationId, turnId, (t) => ({ ...t, status: 'failed', error: errorMessage(error), finishedAt: Date.now() }), {
-          persist: true,
-          urgent: true,
-        });
-      }
+      if (!run.abort.signal.aborted) this.#updateTurn(conversationId, turnId, (t) => ({ ...t, status: 'failed', error: errorMessage(error), finishedAt: Date.now() }), { urgent: true });
     }
     await this.#finishRun(run);
   }
 
-  /** Picks up answers left running (page reloaded, or another tab ran the runtime). */
+  /** Picks up an answer left running (page reloaded, or another tab ran the runtime): its chat opens and resumes it. */
   #resumeAll(): void {
     if (!this.#api || !this.get().loaded || this.#run) return;
-    for (const conversation of this.get().conversations) {
-      const turn = conversation.turns.at(-1);
-      if (turn && isRunning(turn)) {
-        void this.#resume(conversation.id, turn);
-        return; // one at a time, like generation
-      }
-    }
+    // One at a time, like generation.
+    const chat = this.get().conversations.find((c) => c.runningResponseId);
+    if (chat) void this.#open(chat.id);
   }
 
   async #resume(conversationId: string, turn: Turn): Promise<void> {
     const run = this.#startRun(conversationId, turn.id);
     if (!turn.responseId) {
       // The request never reached the server (or its answer never came back).
-      this.#updateTurn(conversationId, turn.id, (t) => ({ ...t, status: 'failed', error: 'The page closed before the answer started.', finishedAt: Date.now() }), {
-        persist: true,
-      });
+      this.#updateTurn(conversationId, turn.id, (t) => ({ ...t, status: 'failed', error: 'The page closed before the answer started.', finishedAt: Date.now() }));
     } else {
       run.resolveResponseId(turn.responseId);
     }
@@ -379,72 +404,45 @@ export class ChatStore extends ExternalStore<ChatState> {
       this.#updateTurn(run.conversationId, run.turnId, (t) => ({ ...t, status: 'failed', error: t.error ?? 'Lost the connection to the local runtime.', finishedAt: Date.now() }));
     }
     const finished = this.#conversation(run.conversationId);
-    if (finished) await this.#save(finished);
+    if (finished) this.#putConversation({ ...finished, runningResponseId: null, updatedAt: Date.now() });
+    this.#announce(run.conversationId);
     if (this.#run === run) this.#run = null;
     this.#update((state) => ({ ...state, running: null }), true);
   }
 
   // ── conversation management ─────────────────────────────────────────────────
 
+  /** Renames the chat: its conversation's `metadata.title`. */
   async rename(id: string, title: string): Promise<void> {
     const conversation = this.#conversation(id);
     const trimmed = title.trim();
-    if (!conversation || !trimmed) return;
-    const next = { ...conversation, title: trimmed };
-    this.#update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? next : c)) }), true);
-    await this.#save(next);
+    if (!conversation || !trimmed || !this.#api || trimmed === conversation.title) return;
+    this.#update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, title: trimmed } : c)) }), true);
+    try {
+      const metadata = await renameChat(this.#api, conversation, trimmed);
+      this.#update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, metadata } : c)) }), true);
+      this.#announce(id);
+    } catch (error) {
+      console.error('Could not rename the conversation', error);
+      await this.reload();
+    }
   }
 
-  /** Deletes the conversation here and its stored responses on the server. */
+  /** Deletes the chat: its conversation, and the stored responses that answered in it. */
   async remove(id: string): Promise<void> {
     if (this.#run?.conversationId === id) await this.stop();
     const conversation = this.#conversation(id);
     if (!conversation) return;
-    this.#update((state) => ({
-      ...state,
-      activeId: state.activeId === id ? null : state.activeId,
-      conversations: state.conversations.filter((c) => c.id !== id),
-    }), true);
-    await deleteConversationRecord(await this.db, id);
+    this.#update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
+    if (this.#api) await deleteChat(this.#api, id).catch((error: unknown) => console.error(`Could not delete the conversation ${id}`, error));
     this.#tabs?.postMessage({ type: 'deleted', id });
-    await Promise.all(conversation.turns.map((t) => (t.responseId ? this.#deleteResponse(t.responseId) : undefined)));
   }
 
-  async #deleteResponse(id: string): Promise<void> {
-    try {
-      await this.#api?.client.responses.delete(id);
-    } catch (error) {
-      // Already gone is fine. Anything else leaves the response stored on the server with no
-      // conversation pointing at it (nothing deletes it later): say so in the console.
-      if (!(error instanceof APIError && error.status === 404)) console.warn(`Could not delete response ${id}`, error);
-    }
-  }
-
-  /** The conversation as JSON: the app's copy plus each stored response as the server has it. */
+  /** The chat as JSON (chat-export.ts). */
   async exportJson(id: string): Promise<string> {
+    await this.#open(id);
     const conversation = this.#conversation(id);
     if (!conversation) throw new Error('No such conversation.');
-    const api = this.#api;
-    const turns = await Promise.all(
-      conversation.turns.map(async (turn) => {
-        let response: unknown = null;
-        if (turn.responseId && api) {
-          response = await api.client.responses.retrieve(turn.responseId, { include: ['code_interpreter_call.outputs'] }).catch(() => null);
-        }
-        return { input: turn.input, model: turn.model, response_id: turn.responseId, status: turn.status, output: turn.output, usage: turn.usage, response };
-      }),
-    );
-    return JSON.stringify(
-      {
-        object: 'local_responses.conversation',
-        exported_at: new Date().toISOString(),
-        id: conversation.id,
-        title: conversation.title,
-        created_at: new Date(conversation.createdAt).toISOString(),
-        turns,
-      },
-      null,
-      2,
-    );
+    return exportChat(this.#api, conversation);
   }
 }

@@ -1,20 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { approvalDecisions, newApprovalTurn, newTurn, previousResponseId, titleFrom, tokensPerSecond } from './saved-chat';
+import { approvalDecisions, newApprovalTurn, newTurn, titleFrom, tokensPerSecond } from './saved-chat';
 
 describe('titleFrom', () => {
   test('first line, whitespace collapsed, shortened with an ellipsis', () => {
     expect(titleFrom('  Hello   world \nsecond line')).toBe('Hello world');
     expect(titleFrom('x'.repeat(80))).toBe(`${'x'.repeat(57)}…`);
     expect(titleFrom('   ')).toBe('New chat');
-  });
-});
-
-describe('previousResponseId', () => {
-  test('the latest stored response; rejected requests are skipped', () => {
-    const a = { ...newTurn('a', 'm', 0), responseId: 'resp_a', status: 'completed' as const };
-    const rejected = { ...newTurn('b', 'm', 0), status: 'failed' as const };
-    expect(previousResponseId([a, rejected])).toBe('resp_a');
-    expect(previousResponseId([])).toBeNull();
   });
 });
 

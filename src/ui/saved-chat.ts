@@ -1,8 +1,9 @@
 /**
- * What the app keeps of a conversation, in its own IndexedDB database: enough to show it
- * offline and to continue it. The server's stored responses stay the source of truth for
- * the model (turns are chained with `previous_response_id`); the copy here adds what the
- * server does not keep (when the first token arrived, for tokens/s).
+ * A chat as the app shows it. A chat is one server conversation (`conv_…`, the Conversations
+ * API): its title is the conversation's `metadata.title`, its turns are read from the
+ * conversation's items (conversation-turns.ts). What a turn adds beyond the items (usage,
+ * timings, a stopped answer) lives only while the page is open. The `Conversation` shape is
+ * also what older versions kept in the app's own database (legacy-chats.ts migrates those).
  */
 import type { ResponseOutputItem, ResponseUsage } from 'openai/resources/responses/responses';
 
@@ -39,14 +40,23 @@ export interface Turn {
   finishedAt: number | null;
   /** Last stream event applied: where a resumed stream continues (`starting_after`). */
   lastSequence: number;
+  /** The conversation items this turn is made of, when read from the conversation (edit/regenerate remove them). */
+  itemIds?: string[];
 }
 
 export interface Conversation {
+  /** The server conversation's id (`conv_…`); a random UUID in chats saved by older versions. */
   id: string;
   title: string;
   createdAt: number;
   updatedAt: number;
   turns: Turn[];
+  /** The conversation's metadata as the server has it (a rename keeps the other keys). */
+  metadata?: Record<string, string>;
+  /** False until the turns were read from the conversation's items (the list carries none). */
+  opened?: boolean;
+  /** A response of it still running on the server (e.g. started before a reload). */
+  runningResponseId?: string | null;
 }
 
 export const TERMINAL: ReadonlySet<TurnStatus> = new Set(['completed', 'incomplete', 'cancelled', 'failed']);
@@ -61,18 +71,6 @@ export function titleFrom(text: string): string {
   const flat = line.replace(/\s+/g, ' ');
   if (!flat) return 'New chat';
   return flat.length > 60 ? `${flat.slice(0, 57).trimEnd()}…` : flat;
-}
-
-/**
- * The response a new turn continues from: the latest earlier turn the server stored.
- * A rejected request (no response id) is skipped — the model never saw it.
- */
-export function previousResponseId(turns: readonly Turn[]): string | null {
-  for (let i = turns.length - 1; i >= 0; i--) {
-    const id = turns[i]!.responseId;
-    if (id) return id;
-  }
-  return null;
 }
 
 export function newTurn(input: string, model: string, now: number): Turn {

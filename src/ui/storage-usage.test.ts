@@ -29,7 +29,6 @@ test("stored responses are grouped by the app's chats, biggest first; the rest i
       { conversationId: 'A', title: 'Chat A', responses: 2, bytes: 250, lastUsed: 2 },
     ],
     other: { responses: 2, bytes: 100 },
-    notStored: 0,
   });
 });
 
@@ -39,13 +38,20 @@ test("a response chained from code onto a chat's turn counts for that chat (rete
   expect(usage.other).toEqual({ responses: 0, bytes: 0 });
 });
 
-test('chats whose responses are all gone are counted, not listed; a chat that never got a response is neither', () => {
+test('a chat whose responses are all gone is not listed (its conversation holds the turns: it goes on), nor one that never got a response', () => {
   const usage = storageUsage([stored('b1', 5, 1)], [chat('A', ['pruned1', 'pruned2']), chat('B', ['b1', 'pruned3']), chat('C', [null])]);
   expect(usage.chats.map((c) => c.conversationId)).toEqual(['B']);
-  expect(usage.notStored).toBe(1);
 });
 
 test('a long chain from code is walked without recursion', () => {
   const chain = Array.from({ length: 20_000 }, (_, i) => stored(`r${i}`, 1, i, i ? `r${i - 1}` : null));
   expect(storageUsage(chain, [chat('A', ['r0'])]).chats[0]!.responses).toBe(20_000);
+});
+
+test("a response answered in a chat's conversation is the chat's, though no turn of the page knows it", () => {
+  const inConversation = { ...stored('c1', 70, 6), conversation_id: 'conv_1' };
+  const elsewhere = { ...stored('c2', 30, 7), conversation_id: 'conv_other' };
+  const usage = storageUsage([inConversation, elsewhere], [chat('conv_1', [])]);
+  expect(usage.chats).toEqual([{ conversationId: 'conv_1', title: 'Chat conv_1', responses: 1, bytes: 70, lastUsed: 6 }]);
+  expect(usage.other).toEqual({ responses: 1, bytes: 30 });
 });

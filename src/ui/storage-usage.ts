@@ -1,6 +1,7 @@
 /**
  * What the storage view shows: the runtime's stored responses grouped by the app's chats.
- * A chat's turns know their response ids; a response chained (by `previous_response_id`)
+ * A response answered in a chat's conversation is the chat's (as are the response ids its
+ * turns know, in chats of older versions); a response chained (by `previous_response_id`)
  * to one of them counts for that chat too — retention deletes the whole chain together, so
  * that is the space deleting the chat frees. The rest was created from code on this origin.
  */
@@ -23,16 +24,17 @@ export interface StorageUsage {
   chats: ChatUsage[];
   /** Responses of no chat in this app (created from code). */
   other: { responses: number; bytes: number };
-  /**
-   * Chats whose responses are all gone (retention, or deleted from code): they still show,
-   * but a new message in them has nothing to continue from.
-   */
-  notStored: number;
 }
 
 export function storageUsage(stored: readonly StoredResponse[], chats: readonly Conversation[]): StorageUsage {
   const chatOfResponse = new Map<string, Conversation>();
   for (const chat of chats) for (const turn of chat.turns) if (turn.responseId) chatOfResponse.set(turn.responseId, chat);
+  // A chat is a conversation: every response answered in it is the chat's.
+  const chatById = new Map(chats.map((chat) => [chat.id, chat]));
+  for (const s of stored) {
+    const chat = s.conversation_id ? chatById.get(s.conversation_id) : undefined;
+    if (chat) chatOfResponse.set(s.id, chat);
+  }
   const byId = new Map(stored.map((s) => [s.id, s]));
   const owner = new Map<string, Conversation | null>();
   const ownerOf = (start: StoredResponse): Conversation | null => {
@@ -74,12 +76,10 @@ export function storageUsage(stored: readonly StoredResponse[], chats: readonly 
     entry.lastUsed = Math.max(entry.lastUsed, response.created_at);
     usage.set(chat.id, entry);
   }
-  const notStored = chats.filter((c) => !usage.has(c.id) && c.turns.some((t) => t.responseId)).length;
   return {
     responses: stored.length,
     bytes: stored.reduce((sum, s) => sum + s.bytes, 0),
     chats: [...usage.values()].sort((a, b) => b.bytes - a.bytes || b.lastUsed - a.lastUsed),
     other,
-    notStored,
   };
 }

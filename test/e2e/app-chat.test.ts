@@ -1,8 +1,10 @@
 /**
  * The chat app in Chromium with the scripted test model: streaming Markdown, Stop (a
- * cancelled background response), continuing with previous_response_id, edit and
- * regenerate, reasoning and a Python tool call, the sidebar across a reload, delete (the
- * stored responses too), the "Use from your code" check, and screenshots of each screen.
+ * cancelled background response), continuing in the chat's conversation, edit and
+ * regenerate, reasoning and a Python tool call, the chat continued from code by its
+ * conversation id (the real openai SDK in the page) and shown after a reload, the sidebar
+ * (conversations) across a reload, rename and delete (the stored responses too), the "Use
+ * from your code" check, and screenshots of each screen.
  * One browser profile for the file: the tests run in order and build on each other.
  */
 import { readFile } from 'node:fs/promises';
@@ -89,14 +91,28 @@ test('stop mid-answer: the response is cancelled and keeps the text so far', asy
   await screenshot(page, 'desktop-chat-stopped');
 });
 
-test('continue: the next message chains to the previous response with previous_response_id', async () => {
-  const previous = await responseIdOfLastAnswer();
+/** The open chat's conversation id, from the sidebar's server list (the chat is its only conversation here). */
+async function openConversationId(): Promise<string> {
+  const list = await page.evaluate(async () => (await (await fetch('/v1/local/conversations')).json()) as { data: Array<{ id: string; metadata: { title?: string } }> });
+  expect(list.data).toHaveLength(1);
+  return list.data[0]!.id;
+}
+
+test('continue: the next message is a turn of the chat\'s conversation, which holds the turns that stood', async () => {
+  const first = await page.locator('li.turn').first().locator('.answer').getAttribute('data-response-id');
   await send(page, 'And then?');
   await waitForAnswer(page);
   expect(await lastTurn(page).locator('.markdown').innerText()).toBe('You said: And then?');
   const id = await responseIdOfLastAnswer();
-  const stored = await page.evaluate(async (rid) => (await (await fetch(`/v1/responses/${rid}`)).json()) as { previous_response_id: string }, id);
-  expect(stored.previous_response_id).toBe(previous);
+  const conversation = await openConversationId();
+  expect(conversation).toMatch(/^conv_/);
+  const stored = await page.evaluate(async (rid) => (await (await fetch(`/v1/responses/${rid}`)).json()) as { previous_response_id: string | null; conversation: { id: string } }, id);
+  expect(stored).toMatchObject({ previous_response_id: null, conversation: { id: conversation } });
+  const firstStored = await page.evaluate(async (rid) => (await (await fetch(`/v1/responses/${rid}`)).json()) as { conversation: { id: string } }, first);
+  expect(firstStored.conversation.id).toBe(conversation);
+  // The stopped answer never joined the conversation: the model sees the first turn and this one.
+  const items = await page.evaluate(async (cid) => (await window.sdk!.conversations.items.list(cid, { order: 'asc' })).data.map((i) => i.type === 'message' ? i.role : i.type), conversation);
+  expect(items).toEqual(['user', 'assistant', 'user', 'assistant']);
 });
 
 test('edit and resend the last message, then regenerate: each replaces the answer and deletes the old response', async () => {
@@ -157,6 +173,8 @@ test('"Use from your code": the snippet targets this origin and the live check r
   const dialog = page.getByRole('dialog', { name: 'Use from your code' });
   expect(await dialog.locator('pre').first().innerText()).toContain("baseURL: location.origin + '/v1'");
   expect(await dialog.locator('pre').first().innerText()).toContain("model: 'test-scripted'");
+  // With a chat open: how to continue it from code by its conversation id.
+  expect(await dialog.locator('pre').first().innerText()).toContain(`conversation: '${await openConversationId()}'`);
   await dialog.getByRole('button', { name: 'Run it here' }).click();
   const steps = dialog.getByRole('list', { name: 'Live check' }).locator('li');
   await poll(() => steps.evaluateAll((items) => items.map((li) => li.getAttribute('data-state'))), { timeout: 20_000 }).toEqual(['ok', 'ok']);
@@ -166,9 +184,28 @@ test('"Use from your code": the snippet targets this origin and the live check r
   await dialog.waitFor({ state: 'hidden' });
 });
 
-test('reload: the conversation is in the sidebar and opens; delete removes it and its stored responses', async () => {
-  const ids = await page.locator('li.turn .answer').evaluateAll((answers) => answers.map((a) => a.getAttribute('data-response-id')!));
-  expect(ids).toHaveLength(4);
+test('from code: the chat is continued by its conversation id with the openai SDK in the page, and the app shows it after a reload', async () => {
+  const conversation = await openConversationId();
+  const fromCode = await page.evaluate(
+    async (id) => (await window.sdk!.responses.create({ model: 'test-scripted', conversation: id, input: 'Continued from code' })).output_text,
+    conversation,
+  );
+  expect(fromCode).toBe('You said: Continued from code');
+  await page.reload();
+  await waitForRuntime(page);
+  const row = page.locator('li.conversation').first();
+  await row.locator('.conversation-open').click();
+  await poll(() => lastTurn(page).locator('.markdown').last().innerText()).toBe('You said: Continued from code');
+  expect(await lastTurn(page).locator('.user-text').innerText()).toBe('Continued from code');
+});
+
+test('reload: the conversation is in the sidebar and opens from its items; rename and delete go through the conversation', async () => {
+  const conversation = await openConversationId();
+  const ids = (await page.evaluate(async () => ((await (await fetch('/v1/local/responses?limit=100')).json()) as { data: Array<{ id: string; conversation_id: string | null }> }).data))
+    .filter((s) => s.conversation_id === conversation)
+    .map((s) => s.id);
+  // Sent, stopped, continued, edited + regenerated (the replaced ones deleted), python, from code.
+  expect(ids.length).toBeGreaterThanOrEqual(5);
   await page.reload();
   await waitForRuntime(page);
   const row = page.locator('li.conversation').first();
@@ -177,29 +214,33 @@ test('reload: the conversation is in the sidebar and opens; delete removes it an
   // A reload opens a new chat; the old one is one click away.
   expect(await page.locator('li.turn').count()).toBe(0);
   await row.locator('.conversation-open').click();
+  // The turns that stood: the first answer, the edited one, python, the one from code (the stopped answer never joined).
   await poll(() => page.locator('li.turn').count()).toBe(4);
-  expect(await lastTurn(page).locator('.code-card code').first().innerText().catch(() => 'no card')).toMatch(/print\(6\*7\)|no card/);
+  expect(await page.locator('li.turn .user-text').first().innerText()).toContain('{"script":"Hello **bold**');
+  expect(await page.locator('li.turn').nth(1).locator('.markdown').innerText()).toBe('You said: And after that?');
+  expect(await page.locator('li.turn').nth(2).locator('.code-card code').first().innerText().catch(() => 'no card')).toMatch(/print\(6\*7\)|no card/);
   await screenshot(page, 'desktop-chat');
 
-  // Export as JSON: the app's copy of each turn with the stored response as the server has it.
+  // Export as JSON: the turns as the conversation holds them.
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: `Export ${title} as JSON` }).click()]);
   expect(download.suggestedFilename()).toMatch(/^script-hello-bold.*\.json$/);
-  const exported = JSON.parse(await readFile((await download.path())!, 'utf8')) as { title: string; turns: Array<{ response_id: string; response: { id: string; status: string } }> };
-  expect(exported.title).toBe(title);
-  expect(exported.turns.map((t) => t.response_id)).toEqual(ids);
-  expect(exported.turns.map((t) => t.response.status)).toEqual(['completed', 'cancelled', 'completed', 'completed']);
+  const exported = JSON.parse(await readFile((await download.path())!, 'utf8')) as { id: string; title: string; turns: Array<{ input: string }> };
+  expect(exported).toMatchObject({ id: conversation, title });
+  expect(exported.turns.at(-1)!.input).toBe('Continued from code');
 
-  // Rename, then delete (confirming inline).
+  // Rename (the conversation's metadata), then delete (confirming inline).
   await row.getByRole('button', { name: `Rename ${title}` }).click();
   const input = page.getByLabel('Conversation title');
   await input.fill('Arithmetic');
   await input.press('Enter');
   await poll(() => row.locator('.conversation-title').innerText()).toBe('Arithmetic');
+  await poll(() => page.evaluate(async (id) => (await window.sdk!.conversations.retrieve(id)).metadata, conversation)).toEqual({ title: 'Arithmetic' });
   await row.getByRole('button', { name: 'Delete Arithmetic' }).click();
   await page.getByRole('group', { name: 'Delete Arithmetic?' }).getByRole('button', { name: 'Delete' }).click();
   await poll(() => page.locator('li.conversation').count()).toBe(0);
+  await poll(() => page.evaluate(async (id) => (await fetch(`/v1/conversations/${id}`)).status, conversation)).toBe(404);
   for (const id of ids) await poll(() => storedStatus(id)).toBe('deleted');
-  // Gone from the app's database too: a reload shows no conversation.
+  // Gone from the server's list too: a reload shows no conversation.
   await page.reload();
   await waitForRuntime(page);
   await page.getByText('No conversations yet.').waitFor();

@@ -1,7 +1,8 @@
 /**
  * Issue 12 finding 11, the app side, in Chromium: the retention setting reaches the runtime
  * at start (from the app's settings) and at once when changed; the storage view shows the
- * space per chat and from code; "Clean up now" deletes the oldest chat's responses.
+ * space per chat and from code; "Clean up now" deletes the oldest chat's responses (and its
+ * conversation: the chat leaves the sidebar).
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -88,7 +89,8 @@ test('a small retention from the settings, the storage view per chat, and "Clean
   await poll(() => dialog.locator('.storage-actions [role=status]').innerText()).toMatch(/^Clean up: deleted 2 responses \([\d.]+ kB\)\.$/);
   expect(await storedIds()).toEqual([b1, fromCode]);
   await poll(() => table.locator('tbody tr').count()).toBe(2);
-  expect(await dialog.getByText('1 chat has nothing stored any more').count()).toBe(1);
+  // Chat A's conversation went with its responses (retention prunes them as one): the sidebar lists chat B alone.
+  await poll(() => page.locator('li.conversation .conversation-title').allInnerTexts()).toEqual(['chat B']);
   await screenshot(page, 'storage-after-cleanup');
 
   // A change of the setting is in force in the running runtime at once, and saved.

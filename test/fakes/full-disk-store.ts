@@ -34,6 +34,7 @@ export class FullDiskStore implements ResponseStore {
   listConversationItems: ResponseStore['listConversationItems'] = (...args) => this.inner.listConversationItems(...args);
   getConversationItem: ResponseStore['getConversationItem'] = (...args) => this.inner.getConversationItem(...args);
   conversationIds: ResponseStore['conversationIds'] = () => this.inner.conversationIds();
+  listConversations: ResponseStore['listConversations'] = () => this.inner.listConversations();
   chain: ResponseStore['chain'] = (...args) => this.inner.chain(...args);
   get: ResponseStore['get'] = (...args) => this.inner.get(...args);
   inputItems: ResponseStore['inputItems'] = (...args) => this.inner.inputItems(...args);

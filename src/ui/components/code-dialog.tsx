@@ -1,7 +1,9 @@
 /**
  * "Use from your code": the `openai` SDK pointed at this origin, and a live check that
  * runs the same calls from this page (through the service worker, as another app on the
- * origin would): list the models, then one tiny response with the selected model.
+ * origin would): list the models, then one tiny response with the selected model. With a
+ * chat open, the snippet continues that chat by its conversation id: the answer shows in
+ * the chat, as every chat of the app is a conversation (`conv_…`).
  */
 import OpenAI from 'openai';
 import { useState } from 'react';
@@ -10,7 +12,20 @@ import { useStore } from '../external-store';
 import { CodeView } from './markdown-view';
 import { Dialog } from './dialog';
 
-export function snippet(origin: string, model: string): string {
+/** How to continue the open chat from code: one more turn in its conversation. */
+function continueChat(model: string, conversationId: string): string {
+  return `
+
+// Continue the chat that is open in the app (its conversation id); the answer shows there too:
+const turn = await client.responses.create({
+  model: '${model}',
+  conversation: '${conversationId}',
+  input: 'Sum up our chat in one line.',
+});
+console.log(turn.output_text);`;
+}
+
+export function snippet(origin: string, model: string, conversationId: string | null = null): string {
   return `import OpenAI from 'openai';
 
 // Any page of ${origin} (the app must be open in a tab: it runs the models).
@@ -34,19 +49,22 @@ console.log(response.output_text);
 const stream = await client.responses.create({ model: '${model}', input: 'Count to 5.', stream: true });
 for await (const event of stream) {
   if (event.type === 'response.output_text.delta') console.log(event.delta);
-}`;
+}${conversationId ? continueChat(model, conversationId) : ''}`;
 }
 
 type Step = { name: string; state: 'running' | 'ok' | 'failed'; detail: string };
 
 export function CodeDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const { settings: settingsStore } = useServices();
+  const { settings: settingsStore, chat } = useServices();
   const settings = useStore(settingsStore);
+  const { activeId, conversations } = useStore(chat);
+  // A chat that is a conversation (not one that could not be saved).
+  const conversationId = conversations.some((c) => c.id === activeId) && activeId?.startsWith('conv_') ? activeId : null;
   const model = settings.model ?? 'MODEL_ID';
   const [steps, setSteps] = useState<Step[]>([]);
   const [running, setRunning] = useState(false);
   const [copied, setCopied] = useState(false);
-  const code = snippet(location.origin, model);
+  const code = snippet(location.origin, model, conversationId);
 
   const run = async () => {
     setRunning(true);
@@ -91,6 +109,11 @@ export function CodeDialog({ open, onClose }: { open: boolean; onClose: () => vo
         official <code>openai</code> package:
       </p>
       <CodeView code={code} language="javascript" />
+      {conversationId && (
+        <p className="muted">
+          This chat is the conversation <code>{conversationId}</code>: any code on this origin can read it (<code>client.conversations.items.list</code>) or continue it.
+        </p>
+      )}
       <div className="row-actions">
         <button
           type="button"

@@ -91,7 +91,8 @@ export function StorageSection() {
       setNote(`${what} failed: ${errorText(error)}`);
     } finally {
       setBusy(false);
-      await refresh();
+      // A chat whose responses were pruned went with them (retention deletes the conversation too).
+      await Promise.all([refresh(), chat.reload()]);
     }
   };
 
@@ -178,11 +179,6 @@ function StorageTable({ view }: { view: View }) {
           )}
         </tbody>
       </table>
-      {usage.notStored > 0 && (
-        <p className="help">
-          {usage.notStored === 1 ? '1 chat has' : `${usage.notStored} chats have`} nothing stored any more: readable here, not continuable.
-        </p>
-      )}
       <p className="help">
         Responses created from code are listed by <code>GET /v1/local/responses</code>. Deleting a chat deletes its responses.
       </p>
