@@ -261,7 +261,7 @@ describe('WllamaEngine: generating', () => {
     await collect(engine.generate(request({ prompt, maxOutputTokens: 64, temperature: 0, topP: 0.5, stop: ['\n\n'] })));
     expect(fake.completions[0]).toMatchObject({ prompt, stream: true, return_progress: true, max_tokens: 64, temperature: 0, top_p: 0.5, stop: ['\n\n'] });
     await collect(engine.generate(request({ stop: [] })));
-    expect(Object.keys(fake.completions[1]!).sort()).toEqual(['abortSignal', 'prompt', 'return_progress', 'stream']);
+    expect(Object.keys(fake.completions[1]!).sort()).toEqual(['abortSignal', 'cache_prompt', 'prompt', 'return_progress', 'stream']);
   });
 
   it('drops a BOS written as text when llama.cpp adds BOS itself', async () => {
@@ -280,6 +280,54 @@ describe('WllamaEngine: generating', () => {
     expect(deltas.map((d) => d.text)).toEqual(['1', '2', '3']);
     expect(deltas.reduce((n, d) => n + d.tokens, 0)).toBe(3);
     expect(generation.finishReason()).toBe('length');
+  });
+
+  it("asks llama.cpp to reuse its KV cache: a turn that repeats the last one's prompt and reply prefills only what is new", async () => {
+    const fake = new FakeWllama({ info: { add_bos_token: false } }, [{ tokens: ['Hel', 'lo'] }, { tokens: ['Fine'] }, { tokens: ['Yes'] }]);
+    const { engine } = setup({ fakes: [fake] });
+    const turn1 = '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n';
+    await collect(engine.generate(request({ prompt: turn1 })));
+    const turn2 = `${turn1}Hello<|im_end|>\n<|im_start|>user\nHow are you?<|im_end|>\n<|im_start|>assistant\n`;
+    const second = engine.generate(request({ prompt: turn2 }));
+    expect(await second.usage).toEqual({ inputTokens: turn2.length, cachedTokens: `${turn1}Hello`.length });
+    await collect(second);
+    expect(fake.completions.map((c) => c.cache_prompt)).toEqual([true, true]);
+    // Another conversation shares only the first characters of the template.
+    const other = engine.generate(request({ prompt: '<|im_start|>user\nBye<|im_end|>\n' }));
+    expect((await other.usage).cachedTokens).toBe('<|im_start|>user\n'.length);
+    await collect(other);
+  });
+
+  it('logprobs: each delta carries its tokens\' entries with top_logprobs alternatives, the EOS token none', async () => {
+    const fake = new FakeWllama({}, [{ tokens: ['Hel', 'lo', '!'] }, { tokens: ['a', 'b'], finish: 'length' }, { tokens: ['x'] }]);
+    const { engine } = setup({ fakes: [fake] });
+    const bytes = (t: string) => [...new TextEncoder().encode(t)];
+    const deltas = await collect(engine.generate(request({ topLogprobs: 2 })));
+    expect(fake.completions[0]!.n_probs).toBe(2);
+    expect(deltas[1]).toEqual({
+      text: 'lo',
+      tokens: 1,
+      logprobs: [{ token: 'lo', logprob: -0.1, bytes: bytes('lo'), top_logprobs: [{ token: 'lo', logprob: -0.1, bytes: bytes('lo') }, { token: 'alt 1', logprob: -1.1, bytes: bytes('alt 1') }] }],
+    });
+    expect(deltas.map((d) => d.logprobs?.map((l) => l.token))).toEqual([['Hel'], ['lo'], ['!'], []]);
+    // top_logprobs 0: llama.cpp is asked for one alternative (or it reports nothing), none is passed on.
+    const none = await collect(engine.generate(request({ topLogprobs: 0 })));
+    expect(fake.completions[1]!.n_probs).toBe(1);
+    expect(none.map((d) => d.logprobs)).toEqual([[{ token: 'a', logprob: 0, bytes: bytes('a'), top_logprobs: [] }], [{ token: 'b', logprob: -0.1, bytes: bytes('b'), top_logprobs: [] }]]);
+    // Not asked: not computed.
+    const plain = await collect(engine.generate(request()));
+    expect(fake.completions[2]).not.toHaveProperty('n_probs');
+    expect(plain.every((d) => d.logprobs === undefined)).toBe(true);
+  });
+
+  it('logprobs: a token whose text is held back goes out with the delta that releases it', async () => {
+    const fake = new FakeWllama({}, [{ tokens: ['a', '', 'é'], finish: 'length' }]);
+    const { engine } = setup({ fakes: [fake] });
+    const deltas = await collect(engine.generate(request({ topLogprobs: 0 })));
+    expect(deltas.map((d) => [d.text, d.tokens, d.logprobs!.map((l) => l.token)])).toEqual([
+      ['a', 1, ['a']],
+      ['é', 2, ['', 'é']],
+    ]);
   });
 
   it('passes the token of an empty chunk on to the next delta', async () => {
@@ -321,7 +369,8 @@ describe('WllamaEngine: generating', () => {
     fake.release(1);
     await generation.ended;
     expect(fake.chunksRead).toBe(4); // the progress chunk, 1, 2, and the one read in flight
-    expect(await generation.finalUsage).toEqual({ inputTokens: 7, cachedTokens: 0 });
+    // One token per prompt character in the fake, plus BOS.
+    expect(await generation.finalUsage).toEqual({ inputTokens: request().input.prompt.length + 1, cachedTokens: 0 });
   });
 
   it('aborts wllama when the consumer stops reading', async () => {
