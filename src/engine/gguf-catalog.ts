@@ -112,6 +112,10 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
 export const TINY_LLAMA_MODEL_ID = 'test-tiny-llama';
 /** Id of `../shared/models/stories260K.gguf` when a test serves it. */
 export const STORIES_MODEL_ID = 'test-stories260k';
+/** Id of the tiny GGUF under a chat format that shows the whole conversation (KV-cache reuse across turns). */
+export const TINY_CHAT_MODEL_ID = 'test-tiny-chat';
+/** Id of the ~100M-parameter random GGUF of `npm run bench:cpu` (`test/fixtures/make-bench-gguf.ts`). */
+export const BENCH_LLAMA_MODEL_ID = 'test-bench-llama';
 
 /**
  * Hidden test models, served from the mirror only (`{modelBase}/{file}`): the runtime
@@ -139,6 +143,32 @@ export const GGUF_TEST_CATALOG: readonly GgufCatalogEntry[] = [
     file: 'stories260K.gguf',
     downloadBytes: 1_185_376,
     context_window: 2048,
+    capabilities: { tools: false, reasoning: false },
+    hidden: true,
+  },
+  {
+    // The tiny model's bytes (a test writes them under this name too), prompted as ChatML:
+    // every turn is in the prompt, so a later turn starts with the earlier one's tokens.
+    id: TINY_CHAT_MODEL_ID,
+    label: 'Tiny random llama, ChatML (test)',
+    owned_by: 'local-test',
+    created: 1_700_000_000,
+    chat_format: 'chatml-plain',
+    file: 'test-tiny-chat.gguf',
+    downloadBytes: 492_864,
+    context_window: 2048,
+    capabilities: { tools: false, reasoning: false },
+    hidden: true,
+  },
+  {
+    id: BENCH_LLAMA_MODEL_ID,
+    label: 'Random llama 100M, benchmark (test)',
+    owned_by: 'local-test',
+    created: 1_700_000_000,
+    chat_format: 'chatml-plain',
+    file: 'test-bench-llama.gguf',
+    downloadBytes: 108_000_000,
+    context_window: 4096,
     capabilities: { tools: false, reasoning: false },
     hidden: true,
   },

@@ -1,66 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Rendered } from '../chat/chat-format';
 import { ApiError } from '../shared/api-error';
-import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from './engine';
 import { FakeWllama, type FakeCompletionScript, type FakeLoadScript } from '../../test/fakes/fake-wllama';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG, STORIES_MODEL_ID, TINY_LLAMA_MODEL_ID } from './gguf-catalog';
-import { WllamaEngine, type WllamaEngineOptions } from './wllama-engine';
+import { WllamaEngine } from './wllama-engine';
+import { LLAMA, MIRROR, QWEN, WASM, collect, rejection, request, setup, signal } from '../../test/support/wllama-engine-harness';
 import type { WllamaGeneration } from './wllama-generation';
 import { cpuEngineUnsupported } from './wasm-support';
-
-const QWEN = 'Qwen2.5-0.5B-Instruct-Q4_K_M-GGUF';
-const LLAMA = 'Llama-3.2-1B-Instruct-Q4_K_M-GGUF';
-const MIRROR = 'https://mirror.example/gguf';
-const WASM = 'https://app.example/assets/wllama.wasm';
-
-function setup(options: { fakes?: FakeWllama[]; engine?: Partial<WllamaEngineOptions> } = {}) {
-  const fakes = [...(options.fakes ?? [new FakeWllama()])];
-  const created: FakeWllama[] = [];
-  const progress: LoadProgress[] = [];
-  const createWllama = vi.fn(() => {
-    const fake = fakes.shift() ?? new FakeWllama();
-    created.push(fake);
-    return fake;
-  });
-  const engine = new WllamaEngine({
-    catalog: [...GGUF_CATALOG, ...GGUF_TEST_CATALOG],
-    modelBase: MIRROR,
-    wasmUrl: WASM,
-    createWllama,
-    onProgress: (p) => progress.push(p),
-    ...options.engine,
-  });
-  return { engine, created, createWllama, progress, fake: () => created.at(-1)! };
-}
-
-const signal = () => new AbortController().signal;
-
-/** A request for the engine; `messages`/`prompt` make up its rendered `input`. */
-function request({ messages, prompt, ...over }: Partial<GenerateRequest> & Partial<Rendered> = {}): GenerateRequest {
-  return {
-    model: QWEN,
-    input: { messages: messages ?? [{ role: 'user', content: 'Hi' }], prompt: prompt ?? '<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n' },
-    signal: signal(),
-    ...over,
-  };
-}
-
-async function collect(generation: Generation): Promise<EngineDelta[]> {
-  const deltas: EngineDelta[] = [];
-  for await (const delta of generation) deltas.push(delta);
-  return deltas;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
 
 const loadWith = (script: FakeLoadScript, completions: FakeCompletionScript[] = []) => new FakeWllama(script, completions);
 
@@ -261,7 +207,7 @@ describe('WllamaEngine: generating', () => {
     await collect(engine.generate(request({ prompt, maxOutputTokens: 64, temperature: 0, topP: 0.5, stop: ['\n\n'] })));
     expect(fake.completions[0]).toMatchObject({ prompt, stream: true, return_progress: true, max_tokens: 64, temperature: 0, top_p: 0.5, stop: ['\n\n'] });
     await collect(engine.generate(request({ stop: [] })));
-    expect(Object.keys(fake.completions[1]!).sort()).toEqual(['abortSignal', 'prompt', 'return_progress', 'stream']);
+    expect(Object.keys(fake.completions[1]!).sort()).toEqual(['abortSignal', 'cache_prompt', 'prompt', 'return_progress', 'stream']);
   });
 
   it('drops a BOS written as text when llama.cpp adds BOS itself', async () => {
@@ -321,7 +267,8 @@ describe('WllamaEngine: generating', () => {
     fake.release(1);
     await generation.ended;
     expect(fake.chunksRead).toBe(4); // the progress chunk, 1, 2, and the one read in flight
-    expect(await generation.finalUsage).toEqual({ inputTokens: 7, cachedTokens: 0 });
+    // One token per prompt character in the fake, plus BOS.
+    expect(await generation.finalUsage).toEqual({ inputTokens: request().input.prompt.length + 1, cachedTokens: 0 });
   });
 
   it('aborts wllama when the consumer stops reading', async () => {

@@ -21,7 +21,10 @@
  *   added when the model asks for it (see `bos-text.ts`).
  * - Usage is exact: prompt tokens and KV-cache reuse come with the first chunk
  *   (`return_progress`), output tokens and timings with the last. llama.cpp keeps each
- *   slot's KV cache between requests and reuses the longest common prefix by itself.
+ *   slot's KV cache between requests and reuses the longest common prefix (`cache_prompt`):
+ *   a `previous_response_id` turn, whose prompt starts with the previous turn's as our
+ *   formats and GGUF templates re-render the history, prefills only what is new, up to
+ *   where the re-rendered reply differs from the tokens sampled (e.g. a dropped `<think>`).
  * - Loading a file that is not a model does not fail (`n_vocab` is 0); a wasm URL that does
  *   not answer never settles. Hence the checks and the load timeout here.
  * - Sampling: `temperature`/`top_p` as given, llama.cpp's defaults otherwise (temperature
@@ -121,6 +124,9 @@ async function createRealWllama(wasmUrl: string, compat: WllamaCompat | null): P
 export class WllamaEngine implements Engine {
   readonly name = 'wllama';
   readonly deltaWindowMs = REAL_ENGINE_DELTA_WINDOW_MS;
+  /** llama.cpp reports each sampled token's logprob and alternatives (`n_probs`, no limit of its own: OpenAI's 20). */
+  readonly reportsLogprobs = true;
+  readonly maxTopLogprobs = 20;
 
   private readonly catalog: readonly GgufCatalogEntry[];
   private readonly modelBase: string | undefined;
@@ -231,7 +237,7 @@ export class WllamaEngine implements Engine {
       mapError: (err) => wllamaGenerationError(err, { model: request.model, sizeBytes: entry?.downloadBytes ?? 0 }),
       onFailure: (err) => this.afterFailure(err, used),
       onEnd: () => this.active.delete(generation),
-    });
+    }, request.topLogprobs);
     return generation;
   }
 
@@ -272,8 +278,12 @@ export class WllamaEngine implements Engine {
       prompt: this.promptFor(request.model, request.input, request.enableThinking, loaded),
       stream: true,
       return_progress: true,
+      // llama.cpp's default, explicit as conversations rely on it: turn 2 prefills only what turn 1 did not.
+      cache_prompt: true,
       abortSignal,
     };
+    // llama.cpp reports logprobs only with at least one alternative; the generation keeps what was asked.
+    if (request.topLogprobs !== undefined) params.n_probs = Math.max(1, request.topLogprobs);
     if (request.maxOutputTokens !== undefined) params.max_tokens = request.maxOutputTokens;
     if (request.temperature !== undefined) params.temperature = request.temperature;
     if (request.topP !== undefined) params.top_p = request.topP;

@@ -9,12 +9,17 @@
  * - Deltas: one per token chunk; a chunk with no text (a held-back stop string or UTF-8
  *   character) passes its token on to the next delta. At the end, `usage.completion_tokens`
  *   (EOS included) settles the count in a last delta, text `''` if need be.
+ * - Logprobs (`topLogprobs` set; the engine asked llama.cpp for `n_probs`): each token
+ *   chunk carries its token's entry; entries wait with their token and go out on the delta
+ *   that releases their text, so a delta's entries spell its text. Entries still waiting at
+ *   the end belong to text that is never output (the EOS token, a stop string held back and
+ *   dropped): they are dropped with it.
  * - Abort: the iterator returns as soon as `signal` aborts (or the consumer stops reading);
  *   wllama's request is aborted and its stream read to the end in the background (it throws
  *   after at most one more token), which frees llama.cpp's slot; `ended` then resolves.
  */
 import type { ApiError } from '../shared/api-error';
-import type { EngineDelta, EngineUsage, FinishReason, Generation } from './engine';
+import type { EngineDelta, EngineUsage, FinishReason, Generation, SampledLogprob } from './engine';
 import type { WllamaCompletionChunk } from './wllama-like';
 import { abortReason } from '../shared/abort';
 
@@ -48,6 +53,8 @@ export class WllamaGeneration implements Generation {
   private early: EngineUsage | null = null;
   private last: WllamaCompletionChunk | null = null;
   private pendingTokens = 0;
+  /** With `topLogprobs`: the entries of the tokens whose text is not released yet. */
+  private pendingLogprobs: SampledLogprob[] = [];
   private yieldedTokens = 0;
   private iterated = false;
   /** Someone is iterating right now. */
@@ -64,6 +71,8 @@ export class WllamaGeneration implements Generation {
   constructor(
     private readonly signal: AbortSignal,
     private readonly hooks: WllamaGenerationHooks,
+    /** Alternatives per token to report (`GenerateRequest.topLogprobs`); undefined: no logprobs. */
+    private readonly topLogprobs?: number,
   ) {
     this.usage = new Promise((resolve, reject) => {
       this.resolveUsage = resolve;
@@ -213,6 +222,7 @@ export class WllamaGeneration implements Generation {
     if (chunk.prompt_progress) return null;
     const choice = chunk.choices[0];
     if (!choice) return null;
+    this.keepLogprobs(choice);
     if (choice.finish_reason !== null) {
       this.last = chunk;
       this.finish = choice.finish_reason === 'length' ? 'length' : 'stop';
@@ -222,10 +232,28 @@ export class WllamaGeneration implements Generation {
     return choice.text ? this.emit(choice.text, this.pendingTokens) : null;
   }
 
+  private keepLogprobs(choice: WllamaCompletionChunk['choices'][number]): void {
+    const top = this.topLogprobs;
+    if (top === undefined) return;
+    for (const entry of choice.logprobs?.content ?? []) {
+      this.pendingLogprobs.push({
+        token: entry.token,
+        logprob: entry.logprob,
+        bytes: entry.bytes ?? [],
+        top_logprobs: entry.top_logprobs.slice(0, top).map((t) => ({ token: t.token, logprob: t.logprob, bytes: t.bytes ?? [] })),
+      });
+    }
+  }
+
   private emit(text: string, tokens: number): EngineDelta {
     this.yieldedTokens += tokens;
     this.pendingTokens = Math.max(0, this.pendingTokens - tokens);
-    return { text, tokens };
+    if (this.topLogprobs === undefined) return { text, tokens };
+    // A delta without text releases no token text: what waits stays for later text, or is dropped.
+    if (text === '') return { text, tokens, logprobs: [] };
+    const logprobs = this.pendingLogprobs;
+    this.pendingLogprobs = [];
+    return { text, tokens, logprobs };
   }
 
   /** After the last chunk: tokens not yet counted (the EOS token, held-back chunks). */

@@ -17,6 +17,15 @@
  *   chunks carry `prompt_progress` (`total` prompt tokens, `cache` reused from the KV cache)
  *   before any token. `abortSignal` is checked before each read: the iterator throws an
  *   `AbortError` after at most one more token.
+ * - llama.cpp's slot keeps the KV cache of its last request (prompt and sampled tokens) and a
+ *   new prompt reuses the longest common token prefix with it (`cache_prompt`, on by
+ *   default; always at least the last prompt token is evaluated again): `prompt_progress.cache`
+ *   and `usage.prompt_tokens_details.cached_tokens` say how many. Measured: a second
+ *   request for a 7-token prompt reports `cache: 6`; the cache is gone with the worker.
+ * - `n_probs: n` (n ≥ 1) gives every token chunk `choices[0].logprobs.content`: one entry
+ *   `{token, logprob, bytes, top_logprobs}` with the n most likely tokens (the sampled one
+ *   among them when it is likely enough), log probabilities of the model's distribution before
+ *   sampling (the same at any temperature); the last chunk has `logprobs: null`.
  * - `exit()` terminates the worker at once and fails whatever was waiting on it.
  */
 
@@ -65,10 +74,26 @@ export interface WllamaCompletionParams {
   abortSignal?: AbortSignal;
   /** Ask for `prompt_progress` chunks before the first token. */
   return_progress?: boolean;
+  /** Reuse the slot's KV cache for the common prefix (llama.cpp's default is true). */
+  cache_prompt?: boolean;
+  /** Report each token's logprob with this many most likely alternatives (0: none). */
+  n_probs?: number;
+}
+
+/** A token and its log probability, as llama.cpp's server reports it. */
+export interface WllamaTokenLogprob {
+  token: string;
+  logprob: number;
+  bytes: number[] | null;
 }
 
 export interface WllamaCompletionChunk {
-  choices: Array<{ text: string; finish_reason: 'stop' | 'length' | 'content_filter' | null }>;
+  choices: Array<{
+    text: string;
+    finish_reason: 'stop' | 'length' | 'content_filter' | null;
+    /** With `n_probs`: the chunk's token (one entry), its alternatives in `top_logprobs`. */
+    logprobs?: { content: Array<WllamaTokenLogprob & { top_logprobs: WllamaTokenLogprob[] }> | null } | null;
+  }>;
   usage?: { prompt_tokens: number; completion_tokens: number; prompt_tokens_details?: { cached_tokens: number } } | null;
   timings?: { prompt_n: number; prompt_ms: number; prompt_per_second: number; predicted_per_second: number };
   prompt_progress?: { total: number; cache: number; processed: number; time_ms: number };

@@ -86,6 +86,8 @@ async function openWithMirror(base: string, options?: RuntimeSettings['options']
 beforeAll(async () => {
   mirrorDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gguf-mirror-'));
   fs.writeFileSync(path.join(mirrorDir, 'test-tiny-llama.gguf'), makeTinyGguf());
+  // The same model under a ChatML catalog entry (`test-tiny-chat`): its prompt shows every turn.
+  fs.writeFileSync(path.join(mirrorDir, 'test-tiny-chat.gguf'), makeTinyGguf());
   if (HAVE_STORIES) fs.copyFileSync(STORIES_PATH, path.join(mirrorDir, 'stories260K.gguf'));
   // The same model carrying its own chat template, whose rendering ends in a digit: the
   // tiny model then counts instead of answering with its sentence, so the output shows
@@ -253,6 +255,49 @@ test('a response runs on every core: the page is cross-origin isolated and wllam
   // What wllama says of the loaded model (getNumThreads: 1 had its thread pool not started).
   expect(result.cores).toBeGreaterThan(1);
   expect(result.status.cpu.threads).toBe(result.cores);
+});
+
+test("a previous_response_id turn reuses llama.cpp's KV cache: cached_tokens covers the turn before", async () => {
+  const usage = await page.evaluate(async () => {
+    const sdk = window.sdk!;
+    const base = { model: 'test-tiny-chat', temperature: 0, max_output_tokens: 32 };
+    const first = await sdk.responses.create({ ...base, input: 'Tell me something about foxes and dogs, please.' });
+    const second = await sdk.responses.create({ ...base, input: 'And again?', previous_response_id: first.id });
+    return { first: first.usage!, second: second.usage!, text: first.output_text };
+  });
+  expect(usage.text.trim()).toBe(TINY_GGUF_REPLY.trim());
+  expect(usage.first.input_tokens_details.cached_tokens).toBeLessThan(usage.first.input_tokens / 2);
+  // Turn 2's prompt starts with turn 1's: all of it comes from the cache, only the rest is prefilled.
+  expect(usage.second.input_tokens).toBeGreaterThan(usage.first.input_tokens);
+  expect(usage.second.input_tokens_details.cached_tokens).toBeGreaterThanOrEqual(usage.first.input_tokens);
+});
+
+test('logprobs: each output token with its logprob and top_logprobs alternatives, from llama.cpp', async () => {
+  const part = await page.evaluate(async () => {
+    const r = await window.sdk!.responses.create({
+      model: 'test-tiny-llama',
+      input: 'Hello',
+      temperature: 0,
+      top_logprobs: 3,
+      include: ['message.output_text.logprobs'],
+    });
+    const message = r.output.find((item) => item.type === 'message');
+    return message?.type === 'message' ? message.content[0] : undefined;
+  });
+  expect(part?.type).toBe('output_text');
+  if (part?.type !== 'output_text') return;
+  expect(part.text).toBe(TINY_GGUF_REPLY);
+  const logprobs = part.logprobs!;
+  // One entry per token of the text (the EOS token is not text), spelling it.
+  expect(logprobs.map((l) => l.token).join('')).toBe(TINY_GGUF_REPLY);
+  expect(logprobs).toHaveLength(9);
+  for (const l of logprobs) {
+    expect(l.logprob).toBeLessThanOrEqual(0);
+    expect(l.bytes).toEqual([...new TextEncoder().encode(l.token)]);
+    expect(l.top_logprobs).toHaveLength(3);
+    // Greedy: the sampled token is the most likely one.
+    expect(l.top_logprobs[0]).toEqual({ token: l.token, logprob: l.logprob, bytes: l.bytes });
+  }
 });
 
 test("a GGUF with its own chat template is prompted through that template (Jinja), not our family template", async () => {

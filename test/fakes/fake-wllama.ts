@@ -4,6 +4,12 @@
  * then load, `n_vocab: 0` for a bad file, a `prompt_progress` chunk first, one chunk per
  * token (`''` for EOS), a last chunk with `finish_reason` + `usage` + `timings`, and the
  * abort signal checked before each chunk (an `AbortError` after at most one more token).
+ *
+ * Its slot keeps a KV cache as llama.cpp's does: one token per prompt character (plus BOS
+ * when `add_bos_token`), then the sampled tokens; a new prompt reuses the longest common
+ * prefix with it, always evaluating at least its last token again, and `exit()` drops it.
+ * A script's `promptTokens`/`cachedTokens` override the counts. With `n_probs`, every token
+ * chunk carries its logprob entry (token i: -(i % 5)/10, alternatives `alt k` at -k below).
  */
 import type { WllamaCacheEntry, WllamaCacheLike, WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from '../../src/engine/wllama-like';
 
@@ -58,6 +64,13 @@ export interface FakeCompletionScript {
   gated?: boolean;
 }
 
+const BOS = '\u0000<s>';
+
+/** The fake's logprob of output token `i` (and of its alternatives, below it). */
+export function fakeLogprob(i: number): number {
+  return 0 - (i % 5) / 10;
+}
+
 function abortError(): Error {
   const err = new Error('Operation aborted');
   err.name = 'AbortError';
@@ -78,6 +91,8 @@ export class FakeWllama implements WllamaLike {
   private rejectHang: ((err: Error) => void) | null = null;
   private gate: Array<() => void> = [];
   private scripts: FakeCompletionScript[];
+  /** The slot's KV cache: the tokens of the last prompt and what was sampled after it. */
+  private slot: string[] = [];
 
   cacheManager = {
     delete: async (url: string) => {
@@ -148,7 +163,10 @@ export class FakeWllama implements WllamaLike {
     this.completions.push(params);
     const script = this.scripts.shift() ?? { tokens: ['Hello', ' world'] };
     this.chunksRead = 0;
-    const chunks = this.chunksOf(script);
+    const prompt = [...(this.info.add_bos_token ? [BOS] : []), ...params.prompt];
+    let reused = 0;
+    while (reused < Math.min(prompt.length - 1, this.slot.length) && prompt[reused] === this.slot[reused]) reused++;
+    const chunks = this.chunksOf(script, prompt.length, reused, params.n_probs ?? 0);
     const self = this;
     async function* stream(): AsyncGenerator<WllamaCompletionChunk> {
       for (let i = 0; i < chunks.length; i++) {
@@ -157,6 +175,9 @@ export class FakeWllama implements WllamaLike {
         if (self.exited) throw new Error('The model was unloaded');
         if (i === 0 && script.refuse) throw script.refuse;
         if (script.failAt && i === script.failAt.index + 1) throw script.failAt.error;
+        // The prompt is in the cache once it was evaluated; each sampled token joins it.
+        if (i === 0) self.slot = [...prompt];
+        else self.slot.push(...(chunks[i]!.choices[0]?.text ?? ''));
         self.chunksRead++;
         yield chunks[i]!;
       }
@@ -167,6 +188,7 @@ export class FakeWllama implements WllamaLike {
   async exit(): Promise<void> {
     this.calls.push('exit');
     this.exited = true;
+    this.slot = [];
     this.rejectHang?.(new Error('The model was unloaded'));
   }
 
@@ -178,17 +200,23 @@ export class FakeWllama implements WllamaLike {
     return new Promise((resolve) => this.gate.push(resolve));
   }
 
-  private chunksOf(script: FakeCompletionScript): WllamaCompletionChunk[] {
+  private chunksOf(script: FakeCompletionScript, promptLength: number, reused: number, nProbs: number): WllamaCompletionChunk[] {
     const finish = script.finish ?? 'stop';
-    const promptTokens = script.promptTokens ?? 7;
-    const cachedTokens = script.cachedTokens ?? 0;
+    const promptTokens = script.promptTokens ?? promptLength;
+    const cachedTokens = script.cachedTokens ?? reused;
     const tokens = finish === 'stop' ? [...script.tokens, ''] : script.tokens;
     const chunks: WllamaCompletionChunk[] = [
       { choices: [{ text: '', finish_reason: null }], prompt_progress: { total: promptTokens, cache: cachedTokens, processed: cachedTokens, time_ms: 0 } },
     ];
-    for (const text of tokens) chunks.push({ choices: [{ text, finish_reason: null }] });
+    const entry = (token: string, logprob: number) => ({ token, logprob, bytes: [...new TextEncoder().encode(token)] });
+    tokens.forEach((text, i) => {
+      const lp = fakeLogprob(i);
+      const top = [entry(text, lp), ...Array.from({ length: nProbs - 1 }, (_, k) => entry(`alt ${k + 1}`, lp - (k + 1)))];
+      const logprobs = nProbs > 0 ? { content: [{ ...entry(text, lp), top_logprobs: top }] } : null;
+      chunks.push({ choices: [{ text, finish_reason: null, logprobs }] });
+    });
     chunks.push({
-      choices: [{ text: '', finish_reason: finish }],
+      choices: [{ text: '', finish_reason: finish, logprobs: null }],
       usage: { prompt_tokens: promptTokens, completion_tokens: tokens.length, prompt_tokens_details: { cached_tokens: cachedTokens } },
       timings: { prompt_n: promptTokens - cachedTokens, prompt_ms: 12.4, prompt_per_second: 500, predicted_per_second: 40 },
     });

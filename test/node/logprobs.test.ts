@@ -32,7 +32,7 @@ class PacedScriptedEngine extends ScriptedEngine {
   readonly deltaWindowMs = 16;
 }
 
-/** `test-scripted` on an engine that cannot report logprobs (as web-llm and wllama today). */
+/** `test-scripted` on an engine that cannot report logprobs. */
 class NoLogprobsEngine extends ScriptedEngine {
   override readonly reportsLogprobs = false;
 }

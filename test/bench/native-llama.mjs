@@ -1,0 +1,41 @@
+// Bench only (npm run bench:cpu): native llama.cpp through node-llama-cpp, installed on demand
+// into node_modules/.cache/bench-native (never a dependency of the app), run in its own process.
+// Usage: node native-llama.mjs <dir with node_modules/node-llama-cpp> <model.gguf> <json job>
+// Prints one JSON line: per thread count, decode tokens/s and first-token ms of each round.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [nativeDir, modelPath, jobJson] = process.argv.slice(2);
+const job = JSON.parse(jobJson);
+const require = createRequire(path.resolve(nativeDir, "package.json"));
+const { getLlama } = await import(pathToFileURL(require.resolve('node-llama-cpp')).href);
+const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
+const model = await llama.loadModel({ modelPath });
+const out = {};
+for (const threads of job.threads) {
+  const context = await model.createContext({ contextSize: job.nCtx, threads, batchSize: 512 });
+  const runs = [];
+  for (let round = 0; round < job.rounds; round++) {
+    const sequence = context.getSequence();
+    // Another prompt each round: nothing of it is in the KV cache, as for the browser paths.
+    const tokens = model.tokenize(`${round} ${job.prompt}`);
+    const t0 = performance.now();
+    let first = -1;
+    let n = 0;
+    for await (const token of sequence.evaluate(tokens, { temperature: 0 })) {
+      void token;
+      n++;
+      if (n === 1) first = performance.now();
+      if (n >= job.tokens) break;
+    }
+    const end = performance.now();
+    runs.push({ tokens: n, firstTokenMs: first - t0, decodeTokensPerSecond: (n - 1) / ((end - first) / 1000) });
+    sequence.dispose();
+  }
+  out[threads] = runs;
+  await context.dispose();
+}
+console.log(JSON.stringify(out));
+await model.dispose();
+await llama.dispose();
