@@ -9,6 +9,8 @@ import type { RetentionPolicy } from '../server/retention';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
+  /** Serve GGUF models on the CPU too (see `StartLocalRuntimeOptions.cpuEngine`). */
+  cpuEngine?: boolean;
   /** Absolute URL of a model mirror (see `resolveModelBase`). */
   modelBase?: string;
   /** Builtin tools; the page creates the Python sandbox frame for them. */
@@ -45,6 +47,7 @@ export class RuntimeHost {
       Comlink.transfer(
         {
           testModels: options.testModels,
+          ...(options.cpuEngine ? { cpuEngine: true } : {}),
           ...(options.modelBase ? { modelBase: options.modelBase } : {}),
           tools: tools.options,
           ...(options.retention ? { retention: options.retention } : {}),

@@ -9,6 +9,8 @@ import type { RuntimeToolsOptions } from '../tools/tools-config';
 export interface RuntimeStartOptions {
   /** Register the `test-scripted` model. */
   testModels: boolean;
+  /** Also serve GGUF models on the CPU (wllama); its code loads only then. */
+  cpuEngine?: boolean;
   /**
    * Base URL of a mirror of web-llm's weights and model libraries (layout: see
    * `AppConfigOptions.modelBase` in engine/webllm-catalog.ts); relative URLs resolve against

@@ -6,7 +6,8 @@ import { ScriptedEngine } from '../engine/scripted-engine';
 import type { WebGpuSupport } from '../engine/webgpu-support';
 import { createResponsesServer } from '../server/responses-server';
 import { openIdbStore } from '../store/idb-store';
-import { createWllamaEngine, preferredEngine } from './wllama-runtime';
+import { createWllamaEngine } from './wllama-runtime';
+import { preferredEngine } from './preferred-engine';
 
 const GPU: WebGpuSupport = {
   usable: true,

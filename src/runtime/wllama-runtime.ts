@@ -9,7 +9,6 @@
  */
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../engine/gguf-catalog';
-import type { WebGpuSupport } from '../engine/webgpu-support';
 import { WllamaEngine } from '../engine/wllama-engine';
 
 export interface WllamaRuntimeOptions {
@@ -36,14 +35,4 @@ export function createWllamaEngine(options: WllamaRuntimeOptions): WllamaEngine 
     ...(origin ? { origin } : {}),
     ...(options.ggufBase ? { modelBase: options.ggufBase } : {}),
   });
-}
-
-/**
- * The engine whose models suit this device: `web-llm` when WebGPU has a usable adapter,
- * `wllama` (CPU) otherwise. A software adapter (SwiftShader, WARP) counts as not usable: it
- * runs, but at minutes per token. No answer from detection (`null`: it failed or timed out)
- * means `wllama`.
- */
-export function preferredEngine(gpu: WebGpuSupport | null | undefined | void): 'web-llm' | 'wllama' {
-  return gpu?.usable && !gpu.fallbackAdapter ? 'web-llm' : 'wllama';
 }

@@ -17,7 +17,7 @@ let server: Promise<LocalServer> | undefined;
 const api = {
   /** Composes the server once (test models on; `modelBase` as the runtime got it). */
   async start(options: { modelBase?: string }): Promise<void> {
-    server ??= createLocalServer({ testModels: true, dbName: BENCH_DB_NAME, ...(options.modelBase ? { modelBase: options.modelBase } : {}) });
+    server ??= createLocalServer({ testModels: true, cpuEngine: true, dbName: BENCH_DB_NAME, ...(options.modelBase ? { modelBase: options.modelBase } : {}) });
     await server;
   },
   /** POSTs `body` to `/v1/responses` on the in-thread server and reads the SSE body here. */
