@@ -119,7 +119,7 @@ function pyodideFiles(): Plugin {
 
 /**
  * Our app consumes the runtime as any app does, through the package's public entries
- * (`local-responses`, `local-responses/sw`, `local-responses/python`): here they resolve to
+ * (`local-responses`, `local-responses/sw`, `local-responses/python`, `local-responses/cpu`): here they resolve to
  * their sources, so the app needs no package build (as tsconfig.json's `paths`).
  */
 function packageSelfReference(): { find: RegExp; replacement: string }[] {
@@ -128,6 +128,7 @@ function packageSelfReference(): { find: RegExp; replacement: string }[] {
     { find: /^local-responses$/, replacement: entry('index.ts') },
     { find: /^local-responses\/sw$/, replacement: entry('sw.ts') },
     { find: /^local-responses\/python$/, replacement: entry('python.ts') },
+    { find: /^local-responses\/cpu$/, replacement: entry('cpu.ts') },
   ];
 }
 

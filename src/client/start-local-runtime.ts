@@ -1,4 +1,4 @@
-import type { RuntimeControl } from '../runtime/control-api';
+import type { CpuEngineAssets, RuntimeControl } from '../runtime/control-api';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
 import { isPortWanted } from '../transport/sw-messages';
@@ -21,10 +21,11 @@ export interface StartLocalRuntimeOptions {
    */
   testModels?: boolean;
   /**
-   * Also serve GGUF models on the CPU (wllama in WebAssembly) for devices without WebGPU.
-   * Its code and wasm load in the runtime worker only when this is on. Default false.
+   * Also serve GGUF models on the CPU (wllama in WebAssembly) for devices without WebGPU:
+   * `cpuEngine` of `local-responses/cpu` (importing it is what makes a bundler copy the
+   * 10 MB wasm). Its code loads in the runtime worker only then. Default: none.
    */
-  cpuEngine?: boolean;
+  cpuEngine?: CpuEngineAssets;
   /**
    * Where the package's built files (`runtime-worker.js`, its chunks and wasm, `pyodide/`)
    * are hosted when not by your bundler: a CDN copy of the package's `dist/` folder, e.g.
@@ -113,7 +114,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     const retention = options.retention ?? stored.retention;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
-      cpuEngine: options.cpuEngine ?? false,
+      ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
       ...(modelBase ? { modelBase } : {}),
       // Opt-in: no tool unless the code or the origin's stored options name it.
       tools: options.tools ?? stored.tools ?? NO_TOOLS,

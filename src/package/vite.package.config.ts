@@ -11,6 +11,7 @@
  *   lib/sw.js              the ready service worker (classic script, built separately)
  *   lib/sw-module.js       `handleLocalResponsesFetch` for an app's own service worker
  *   lib/python.js          `pyodideAssets` (opt-in code interpreter) + lib/pyodide/
+ *   lib/cpu.js             `cpuEngine` (opt-in CPU engine) + its wasm in lib/assets/
  *   lib/runtime-worker.js  the runtime worker (stable name, for `assetBase`)
  */
 import { readFile } from 'node:fs/promises';
@@ -112,7 +113,7 @@ export default defineConfig({
     modulePreload: false,
     copyPublicDir: false,
     rolldownOptions: {
-      input: { index: entry('index.ts'), 'sw-module': entry('sw.ts'), python: entry('python.ts') },
+      input: { index: entry('index.ts'), 'sw-module': entry('sw.ts'), python: entry('python.ts'), cpu: entry('cpu.ts') },
       preserveEntrySignatures: 'strict',
       output: {
         format: 'es',

@@ -17,6 +17,7 @@ import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
 import type { RuntimeToolsOptions } from '../tools/tools-config';
+import type { CpuEngineAssets } from './control-api';
 import { preferredEngine } from './preferred-engine';
 
 export interface LocalServerOptions {
@@ -25,10 +26,10 @@ export interface LocalServerOptions {
   /** Register the `test-scripted` model (only when the embedding page asks for it in code). */
   testModels: boolean;
   /**
-   * Also serve GGUF models on the CPU (wllama, WebAssembly). Loaded on demand: without it the
-   * worker never fetches wllama's code or wasm.
+   * Also serve GGUF models on the CPU (wllama, WebAssembly), with its wasm from this URL
+   * (`local-responses/cpu`). Loaded on demand: without it the worker never loads wllama.
    */
-  cpuEngine?: boolean;
+  cpuEngine?: CpuEngineAssets;
   /** IndexedDB database name (tests use a fresh one). */
   dbName?: string;
   /** Mirror of web-llm's weights and model libraries (see `RuntimeStartOptions.modelBase`). */
@@ -61,7 +62,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // and imported only then, so an app on web-llm alone never loads it; its models are
   // `recommended` when WebGPU is not usable.
   const wllama = options.cpuEngine
-    ? (await import('./wllama-runtime')).createWllamaEngine({ testModels: options.testModels, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
+    ? (await import('./wllama-runtime')).createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
     : undefined;
   const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, ...(wllama ? [wllama] : [])];
   // Imported only when a tool is on (web search and MCP carry an HTML parser and the MCP SDK).

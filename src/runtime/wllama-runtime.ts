@@ -1,17 +1,18 @@
 /**
- * The CPU engine as the runtime worker runs it, and which engine suits this device.
+ * The CPU engine as the runtime worker runs it.
  *
- * wllama's WebAssembly module is served from this origin: the `?url` import makes Vite emit
- * `wllama.wasm` into `assets/` (hashed, so it is its own cache key) and the service worker
- * precaches it with the app shell, so the engine starts offline once a model is cached.
- * `compat: null` (the engine's default) keeps wllama from ever fetching its fallback build
- * from a CDN.
+ * wllama's WebAssembly module comes from the page (`wasmUrl`, from the package's
+ * `local-responses/cpu` entry): only an app that imports that entry has its bundler copy the
+ * 10 MB file. Served from the app's origin (hashed, its own cache key), the engine starts
+ * offline once a model is cached. `compat: null` (the engine's default) keeps wllama from
+ * ever fetching its fallback build from a CDN.
  */
-import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../engine/gguf-catalog';
 import { WllamaEngine } from '../engine/wllama-engine';
 
 export interface WllamaRuntimeOptions {
+  /** URL of `wllama.wasm` (see `local-responses/cpu`). */
+  wasmUrl: string;
   /** Also serve the hidden test GGUFs (`test-tiny-llama`, `test-stories260k`; mirror only). */
   testModels: boolean;
   /** Base URL of a mirror holding the `.gguf` files side by side (`{ggufBase}/{file}`); default Hugging Face. */
@@ -24,14 +25,14 @@ export interface WllamaRuntimeOptions {
  * The wllama engine with the GGUF catalog (and the hidden test models when `testModels`).
  *
  * @example
- * const engines = [createWllamaEngine({ testModels: true, ggufBase: 'http://127.0.0.1:9000/' })];
+ * const engines = [createWllamaEngine({ wasmUrl, testModels: true, ggufBase: 'http://127.0.0.1:9000/' })];
  */
 export function createWllamaEngine(options: WllamaRuntimeOptions): WllamaEngine {
   const origin = options.origin ?? (globalThis as { location?: Location }).location?.href;
   return new WllamaEngine({
     catalog: options.testModels ? [...GGUF_CATALOG, ...GGUF_TEST_CATALOG] : GGUF_CATALOG,
     // wllama fetches it from its own (blob) worker: the URL must be absolute.
-    wasmUrl: origin ? new URL(wllamaWasmUrl, origin).href : wllamaWasmUrl,
+    wasmUrl: origin ? new URL(options.wasmUrl, origin).href : options.wasmUrl,
     ...(origin ? { origin } : {}),
     ...(options.ggufBase ? { modelBase: options.ggufBase } : {}),
   });
