@@ -23,6 +23,7 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
     root,
     logLevel: 'warn',
     publicDir: false,
+    resolve: { alias: packageSelfReference() },
     // Library mode keeps `process.env.NODE_ENV`; Workbox reads it to drop its dev logging.
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
@@ -138,6 +139,21 @@ function crossOriginIsolation(): Plugin {
 }
 
 /**
+ * Our app consumes the runtime as any app does, through the package's public entries
+ * (`local-responses`, `local-responses/sw`, `local-responses/python`, `local-responses/cpu`): here they resolve to
+ * their sources, so the app needs no package build (as tsconfig.json's `paths`).
+ */
+function packageSelfReference(): { find: RegExp; replacement: string }[] {
+  const entry = (name: string) => fileURLToPath(new URL(`src/package/${name}`, import.meta.url));
+  return [
+    { find: /^local-responses$/, replacement: entry('index.ts') },
+    { find: /^local-responses\/sw$/, replacement: entry('sw.ts') },
+    { find: /^local-responses\/python$/, replacement: entry('python.ts') },
+    { find: /^local-responses\/cpu$/, replacement: entry('cpu.ts') },
+  ];
+}
+
+/**
  * Bench-only page and worker (test/bench/bench-page.ts): in the build only when
  * LOCAL_RESPONSES_BENCH=1 (the bench:* npm scripts set it), so no benchmark code ships.
  */
@@ -150,6 +166,7 @@ const pages = {
 export default defineConfig({
   plugins: [crossOriginIsolation(), serviceWorker(), pyodideFiles()],
   worker: { format: 'es' },
+  resolve: { alias: packageSelfReference() },
   build: { target: 'es2022', rolldownOptions: { input: pages } },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
   // for this origin only (another origin must not read them, /v1 least of all).

@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+import type { CpuEngineAssets, PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
 import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
@@ -10,6 +10,8 @@ import type { CpuEngineOptions } from '../engine/cpu-threads';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
+  /** Serve GGUF models on the CPU too (see `StartLocalRuntimeOptions.cpuEngine`). */
+  cpuEngine?: CpuEngineAssets;
   /** Absolute URL of a model mirror (see `resolveModelBase`). */
   modelBase?: string;
   /** Builtin tools; the page creates the Python sandbox frame for them. */
@@ -48,6 +50,7 @@ export class RuntimeHost {
       Comlink.transfer(
         {
           testModels: options.testModels,
+          ...(options.cpuEngine ? { cpuEngine: { wasmUrl: new URL(options.cpuEngine.wasmUrl, location.href).href } } : {}),
           ...(options.modelBase ? { modelBase: options.modelBase } : {}),
           tools: tools.options,
           ...(options.retention ? { retention: options.retention } : {}),

@@ -1,4 +1,4 @@
-import type { RuntimeControl } from '../runtime/control-api';
+import type { CpuEngineAssets, RuntimeControl } from '../runtime/control-api';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
 import { isPortWanted } from '../transport/sw-messages';
@@ -12,10 +12,28 @@ import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
 import { createRuntimeFetch } from './runtime-fetch';
 import { waitUntilAnswering } from './wait-until-answering';
+import { runtimeWorkerFactory } from './runtime-worker-url';
+import { setCurrentRuntime } from './local-fetch';
 
 export interface StartLocalRuntimeOptions {
-  /** Register the `test-scripted` model in the runtime this tab may start. */
+  /**
+   * Register the `test-scripted` model (a scripted model for your tests; see the README) in
+   * the runtime this tab may start. Only ever from code: no URL switches it on.
+   */
   testModels?: boolean;
+  /**
+   * Also serve GGUF models on the CPU (wllama in WebAssembly) for devices without WebGPU:
+   * `cpuEngine` of `local-responses/cpu` (importing it is what makes a bundler copy the
+   * 10 MB wasm). Its code loads in the runtime worker only then. Default: none.
+   */
+  cpuEngine?: CpuEngineAssets;
+  /**
+   * Where the package's built files (`runtime-worker.js`, its chunks and wasm, `pyodide/`)
+   * are hosted when not by your bundler: a CDN copy of the package's `dist/` folder, e.g.
+   * `https://cdn.example/local-responses@0.2.0/dist/`. It must answer with CORS headers.
+   * Default: next to this module (`new URL(…, import.meta.url)`, which Vite and webpack 5 copy).
+   */
+  assetBase?: string;
   /**
    * Base URL of a mirror of web-llm's weights and model libraries. Default: the stored
    * setting, else web-llm's sources; see `model-base.ts`. Never from the page URL.
@@ -41,8 +59,13 @@ export interface StartLocalRuntimeOptions {
    * stored runtime options', else all cores.
    */
   cpu?: CpuEngineOptions;
-  /** URL of the service worker script (root scope). Default `/sw.js`. */
-  serviceWorkerUrl?: string;
+  /**
+   * URL of the service worker script (root scope): the package's ready `sw.js`, or your own
+   * that calls `handleLocalResponsesFetch` (`local-responses/sw`). Default `/sw.js`.
+   * `false`: register none (your app registers its own); `/v1` then works through
+   * `localFetch` until a service worker controls the page.
+   */
+  serviceWorkerUrl?: string | false;
   /** Give up waiting for `/v1/models` after this long. Default 30 s. */
   timeoutMs?: number;
   /** Starts the runtime worker (tests and embedders may substitute). */
@@ -89,7 +112,8 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     }
   });
   container?.startMessages();
-  if (container) await registerServiceWorker(container, options.serviceWorkerUrl ?? '/sw.js');
+  const swUrl = options.serviceWorkerUrl ?? '/sw.js';
+  if (container && swUrl !== false) await registerServiceWorker(container, swUrl);
 
   void navigator.locks.request(LEADER_LOCK, () => {
     // Code and storage only: whatever the page URL says configures nothing here.
@@ -99,11 +123,13 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     const cpu = options.cpu ?? stored.cpu;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
+      ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
       ...(modelBase ? { modelBase } : {}),
-      tools: options.tools ?? stored.tools ?? {},
+      // Opt-in: no tool unless the code or the origin's stored options name it.
+      tools: options.tools ?? stored.tools ?? NO_TOOLS,
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
-      createWorker: options.createWorker ?? defaultWorker,
+      createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,
     });
     if (container?.controller) void host.offerPortTo(container.controller);
@@ -127,15 +153,11 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     serviceWorker: container?.controller != null,
   };
   // Through the SW when we have one: that is the path every other client uses.
-  await waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
+  const answering = waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
     timeoutMs: options.timeoutMs ?? 30_000,
-  });
-  return runtime;
+  }).then(() => runtime);
+  setCurrentRuntime(answering);
+  return answering;
 }
 
-function defaultWorker(): Worker {
-  return new Worker(new URL('../runtime/runtime-worker.ts', import.meta.url), {
-    type: 'module',
-    name: 'local-responses-runtime',
-  });
-}
+const NO_TOOLS: ToolsConfig = { python: false, webSearch: false, mcp: false };

@@ -11,54 +11,52 @@
  * change applies from the next start). A value that does not parse is ignored, with a
  * console error: no stored value may keep the runtime from starting.
  */
-import { z } from 'zod';
+// zod/mini: this module is on the page before `/v1` answers (the package's size budget).
+import * as z from 'zod/mini';
 import type { CpuEngineOptions } from '../engine/cpu-threads';
 import type { RetentionPolicy } from '../server/retention';
 import type { ToolsConfig } from '../tools/tools-config';
 
 export const RUNTIME_OPTIONS_STORAGE_KEY = 'local-responses/runtime-options';
 
+const positive = () => z.number().check(z.positive());
+const positiveInt = () => z.int().check(z.positive());
+
 const searchProvider = z.union([
-  z.object({ type: z.literal('wikipedia'), lang: z.string().optional() }).strict(),
-  z.object({ type: z.literal('searxng'), baseUrl: z.url() }).strict(),
+  z.strictObject({ type: z.literal('wikipedia'), lang: z.optional(z.string()) }),
+  z.strictObject({ type: z.literal('searxng'), baseUrl: z.url() }),
 ]);
-const python = z
-  .object({
-    timeLimitMs: z.number().positive().optional(),
-    idleMs: z.number().positive().optional(),
-    maxContainers: z.number().int().positive().optional(),
-    warmSpare: z.boolean().optional(),
-    packageBaseUrl: z.url().optional(),
-  })
-  .strict();
-const webSearch = z
-  .object({
-    provider: searchProvider.optional(),
-    allowPrivateNetwork: z.boolean().optional(),
-    allowHosts: z.array(z.string()).optional(),
-    pageTokens: z.number().int().positive().optional(),
-    maxResults: z.number().int().positive().optional(),
-  })
-  .strict();
+const python = z.strictObject({
+  timeLimitMs: z.optional(positive()),
+  idleMs: z.optional(positive()),
+  maxContainers: z.optional(positiveInt()),
+  warmSpare: z.optional(z.boolean()),
+  packageBaseUrl: z.optional(z.url()),
+});
+const webSearch = z.strictObject({
+  provider: z.optional(searchProvider),
+  allowPrivateNetwork: z.optional(z.boolean()),
+  allowHosts: z.optional(z.array(z.string())),
+  pageTokens: z.optional(positiveInt()),
+  maxResults: z.optional(positiveInt()),
+});
 
 // A limit out of range (0 days, negative bytes) would delete everything at the next start.
-const retention = z
-  .object({
-    maxAgeDays: z.number().positive().nullable().optional(),
-    maxBytes: z.number().int().nonnegative().nullable().optional(),
-  })
-  .strict();
+const retention = z.strictObject({
+  maxAgeDays: z.optional(z.nullable(positive())),
+  maxBytes: z.optional(z.nullable(z.int().check(z.nonnegative()))),
+});
 
 // More threads than a browser could have cores buys nothing and costs a worker each.
-const cpu = z.object({ threads: z.number().int().min(1).max(256).optional() }).strict();
+const cpu = z.strictObject({ threads: z.optional(z.int().check(z.gte(1), z.lte(256))) });
 
-const storedRuntimeOptionsSchema = z
-  .object({
-    retention: retention.optional(),
-    cpu: cpu.optional(),
-    tools: z.object({ python: z.union([python, z.literal(false)]).optional(), webSearch: z.union([webSearch, z.literal(false)]).optional() }).strict().optional(),
-  })
-  .strict();
+const storedRuntimeOptionsSchema = z.strictObject({
+  retention: z.optional(retention),
+  cpu: z.optional(cpu),
+  tools: z.optional(
+    z.strictObject({ python: z.optional(z.union([python, z.literal(false)])), webSearch: z.optional(z.union([webSearch, z.literal(false)])) }),
+  ),
+});
 
 export interface StoredRuntimeOptions {
   tools?: ToolsConfig;

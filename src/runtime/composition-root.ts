@@ -18,15 +18,20 @@ import { RuntimeModelManager } from '../server/runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { createRuntimeTools } from '../tools/runtime-tools';
 import type { RuntimeToolsOptions } from '../tools/tools-config';
-import { createWllamaEngine, preferredEngine } from './wllama-runtime';
+import type { CpuEngineAssets } from './control-api';
+import { preferredEngine } from './preferred-engine';
 
 export interface LocalServerOptions {
   /** Builtin tools (code interpreter, web search); see tools/runtime-tools.ts. */
   tools?: RuntimeToolsOptions;
-  /** Register the `test-scripted` model (always in Vitest/dev; in production only with `?test-models`). */
+  /** Register the `test-scripted` model (only when the embedding page asks for it in code). */
   testModels: boolean;
+  /**
+   * Also serve GGUF models on the CPU (wllama, WebAssembly), with its wasm from this URL
+   * (`local-responses/cpu`). Loaded on demand: without it the worker never loads wllama.
+   */
+  cpuEngine?: CpuEngineAssets;
   /** IndexedDB database name (tests use a fresh one). */
   dbName?: string;
   /** Mirror of web-llm's weights and model libraries (see `RuntimeStartOptions.modelBase`). */
@@ -57,19 +62,29 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
   ]);
-  // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`); its
-  // models are `recommended` when WebGPU is not usable.
+  // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`), opt-in
+  // and imported only then, so an app on web-llm alone never loads it; its models are
+  // `recommended` when WebGPU is not usable.
   // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
   const isolation = isolationStatus();
   const threads = cpuThreads({ isolated: isolation.crossOriginIsolated, cores: navigator.hardwareConcurrency, requested: options.cpu?.threads });
-  const wllama = createWllamaEngine({ testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) });
-  const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, wllama];
-  const tools = createRuntimeTools(options.tools ?? {}, {
-    origin: self.location.origin,
-    pyodideIndexURL: new URL(`${import.meta.env.BASE_URL}pyodide/`, self.location.href).href,
-  });
-  // Downloads, cache and status for both engines' models; GPU and storage as web-llm sees them.
-  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, { isolation, threads: () => wllama.threads() }), [new WebLlmModels(webllm), new WllamaModels(wllama)]);
+  const wllama = options.cpuEngine
+    ? (await import('./wllama-runtime')).createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
+    : undefined;
+  const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, ...(wllama ? [wllama] : [])];
+  // Imported only when a tool is on (web search and MCP carry an HTML parser and the MCP SDK).
+  const tools = anyToolEnabled(options.tools)
+    ? await (await import('../tools/runtime-tools')).createRuntimeTools(options.tools ?? {}, { origin: self.location.origin })
+    : {};
+  // Downloads, cache and status for the engines' models; GPU and storage as web-llm sees them.
+  const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
+  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(wllama ? [new WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
   return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
+}
+
+/** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */
+function anyToolEnabled(tools: RuntimeToolsOptions | undefined): boolean {
+  if (!tools) return false;
+  return (tools.python !== false && tools.pythonPort !== undefined) || tools.webSearch !== false || tools.mcp !== false;
 }

@@ -7,9 +7,17 @@ import type { CpuEngineOptions } from '../engine/cpu-threads';
 import type { RetentionPolicy } from '../server/retention';
 import type { RuntimeToolsOptions } from '../tools/tools-config';
 
+/** What the CPU engine needs from the app: where its wasm is (`local-responses/cpu`). */
+export interface CpuEngineAssets {
+  /** URL of `wllama.wasm`; relative URLs resolve against the page. */
+  wasmUrl: string;
+}
+
 export interface RuntimeStartOptions {
   /** Register the `test-scripted` model. */
   testModels: boolean;
+  /** Also serve GGUF models on the CPU (wllama); its code loads only then. */
+  cpuEngine?: CpuEngineAssets;
   /**
    * Base URL of a mirror of web-llm's weights and model libraries (layout: see
    * `AppConfigOptions.modelBase` in engine/webllm-catalog.ts); relative URLs resolve against

@@ -36,6 +36,7 @@ const control: RuntimeControl = {
       startOnce = lockHeld.then(() =>
         createLocalServer({
           testModels: options.testModels,
+          ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
           ...(options.modelBase ? { modelBase: options.modelBase } : {}),
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.retention ? { retention: options.retention } : {}),

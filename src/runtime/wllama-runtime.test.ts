@@ -6,7 +6,8 @@ import { ScriptedEngine } from '../engine/scripted-engine';
 import type { WebGpuSupport } from '../engine/webgpu-support';
 import { createResponsesServer } from '../server/responses-server';
 import { openIdbStore } from '../store/idb-store';
-import { createWllamaEngine, preferredEngine } from './wllama-runtime';
+import { createWllamaEngine } from './wllama-runtime';
+import { preferredEngine } from './preferred-engine';
 
 const GPU: WebGpuSupport = {
   usable: true,
@@ -28,9 +29,9 @@ describe('preferredEngine', () => {
 
 describe('createWllamaEngine', () => {
   it('serves the GGUF catalog, and the hidden test models only with test models on', () => {
-    const plain = createWllamaEngine({ testModels: false }).models().map((m) => m.id);
+    const plain = createWllamaEngine({ wasmUrl: 'https://app.example/assets/wllama.wasm', testModels: false }).models().map((m) => m.id);
     expect(plain).toEqual(GGUF_CATALOG.map((e) => e.id));
-    const withTests = createWllamaEngine({ testModels: true }).models();
+    const withTests = createWllamaEngine({ wasmUrl: 'https://app.example/assets/wllama.wasm', testModels: true }).models();
     expect(withTests.find((m) => m.id === TINY_LLAMA_MODEL_ID)).toMatchObject({ hidden: true, chat_format: 'raw-completion' });
   });
 });
@@ -40,7 +41,7 @@ describe('/v1/models recommended', () => {
     const store = await openIdbStore({ name: `wllama-runtime-${Date.now()}-${Math.random()}` });
     const server = await createResponsesServer({
       store,
-      engines: [new ScriptedEngine(), createWllamaEngine({ testModels: true })],
+      engines: [new ScriptedEngine(), createWllamaEngine({ wasmUrl: 'https://app.example/assets/wllama.wasm', testModels: true })],
       formats: chatFormats,
       preferredEngine: 'wllama',
     });

@@ -1,29 +1,16 @@
 /**
- * Service worker entry: the HTTP edge of the local Responses API. Forwards same-origin
- * `/v1/*` to the runtime worker and keeps no state that matters — browsers stop service
- * workers at will, which must cost nothing but the open connections.
+ * Service worker entry of our app: the HTTP edge of the local Responses API (the same
+ * `handleLocalResponsesFetch` the package gives other apps' workers) plus the app shell's
+ * precache. It keeps no state that matters — browsers stop service workers at will, which
+ * must cost nothing but the open connections.
  *
  * Built as a classic IIFE script (see vite.config.ts).
  */
-import { holdLifetimeLock } from '../transport/lifetime-lock';
-import { newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
-import { CLAIM_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE, SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
-import { refuseCrossSite } from './cross-site-guard';
-import { forwardToRuntime } from './forward-to-runtime';
+import { SKIP_WAITING_MESSAGE, readPageMessage } from '../transport/sw-messages';
+import { handleLocalResponsesFetch } from 'local-responses/sw';
 import { installPrecache, takesOverAtInstall } from './precache';
-import { RuntimeConnection } from './runtime-connection';
 
 declare const self: ServiceWorkerGlobalScope;
-
-const peerLockName = newLockName(PEER_LOCK_PREFIX);
-const connection = new RuntimeConnection({
-  peerLock: holdLifetimeLock(peerLockName).then(() => peerLockName),
-  async askPages(message) {
-    const pages = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
-    for (const page of pages) page.postMessage(message);
-  },
-});
-const appUrl = new URL('/', self.location.href).href;
 
 // First visit: take over the page that registered us without waiting for a reload. An
 // update waits instead: the page offers it and sends SKIP_WAITING_MESSAGE when the person
@@ -34,20 +21,12 @@ self.addEventListener('install', (event) => {
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 
 self.addEventListener('message', (event) => {
-  const data = readPageMessage(event.data);
-  if (data?.type === RUNTIME_PORT_MESSAGE) event.waitUntil(connection.accept(data));
-  if (data?.type === SKIP_WAITING_MESSAGE) event.waitUntil(self.skipWaiting());
-  // A hard-reloaded page is not controlled until we claim it again.
-  if (data?.type === CLAIM_MESSAGE) event.waitUntil(self.clients.claim());
+  if (readPageMessage(event.data)?.type === SKIP_WAITING_MESSAGE) event.waitUntil(self.skipWaiting());
 });
 
+// Before the precache's listener: /v1 is never answered from the cache.
 self.addEventListener('fetch', (event) => {
-  const url = new URL(event.request.url);
-  // Same origin only: no other origin's requests are ever answered (and no CORS headers sent).
-  if (url.origin !== self.location.origin) return;
-  if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return;
-  // Before the runtime sees it: another origin's form or link must change nothing.
-  event.respondWith(refuseCrossSite(event.request, self.location.origin) ?? forwardToRuntime(event, connection, appUrl));
+  handleLocalResponsesFetch(event);
 });
 
 // Registered after the /v1 listener: the app shell from the precache (a no-op in dev).

@@ -11,7 +11,8 @@ import { createPythonSandboxFrame } from './python/sandbox-frame-page';
 import type { RuntimeToolsOptions, ToolsConfig } from './tools-config';
 
 export function prepareRuntimeTools(config: ToolsConfig = {}): { options: RuntimeToolsOptions; transfer: Transferable[] } {
-  if (config.python === false || typeof document === 'undefined') return { options: config, transfer: [] };
+  // Python is opt-in: only with its files (`python.assets`) does the page make a sandbox.
+  if (!config.python || !config.python.assets || typeof document === 'undefined') return { options: config, transfer: [] };
   const packageBaseUrl = config.python?.packageBaseUrl;
   const pythonPort = createPythonSandboxFrame(packageBaseUrl ? { packageBaseUrl } : {});
   return { options: { ...config, pythonPort }, transfer: [pythonPort] };

@@ -2,9 +2,17 @@
  * How the app configures the builtin tools. Plain data: it crosses from the page into the
  * runtime worker with the start options.
  */
+import type { PyodideAssets } from './python/pyodide-files';
 import type { SearchProviderConfig } from './web/search-providers';
 
 export interface PythonToolConfig {
+  /**
+   * pyodide's files: a folder URL holding them under their own names (the app serves
+   * `/pyodide/`), or one URL per file — `pyodideAssets` of the package's
+   * `local-responses/python` entry, which a bundler copies. Without it there is no code
+   * interpreter: Python is opt-in, so an app that does not ask for it ships no pyodide.
+   */
+  assets?: PyodideAssets;
   /** Per call, ms. Default 30 000. */
   timeLimitMs?: number;
   /** A conversation's Python state is dropped after this long unused, ms. Default 20 minutes. */

@@ -5,7 +5,8 @@
  */
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startLocalRuntime, storedRuntimeOptions } from '../client';
+import { startLocalRuntime, storedRuntimeOptions } from 'local-responses';
+import { cpuEngine } from 'local-responses/cpu';
 import { createApi } from './api';
 import { App } from './app';
 import { AppContext, type AppServices, type RuntimeState } from './app-context';
@@ -31,8 +32,10 @@ const settings = new SettingsStore(db);
 const started = settings.ready
   .then(() => {
     const { webSearchProviderUrl, retention, mcpServers } = settings.settings();
-    const tools = toolsConfigWithMcpServers(toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, webSearchProviderUrl), mcpServers);
-    return startLocalRuntime({ testModels, tools, retention });
+    const base = toolsConfigWithMcpServers(toolsConfigWithProvider(storedRuntimeOptions().tools ?? {}, webSearchProviderUrl), mcpServers);
+    // This app serves pyodide itself, under /pyodide/ (vite.config.ts), and runs GGUF models on the CPU.
+    const tools = base.python === false ? base : { ...base, python: { ...base.python, assets: new URL('/pyodide/', location.href).href } };
+    return startLocalRuntime({ testModels, tools, retention, cpuEngine });
   })
   .then(async (runtime) => {
     if (testModels) await installTestHooks(runtime);

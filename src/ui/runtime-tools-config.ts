@@ -3,7 +3,7 @@
  * the settings on top of the base (the stored runtime options, see `client/stored-runtime-options.ts`). The runtime
  * reads it at start, so a changed provider applies from the next reload.
  */
-import type { ToolsConfig } from '../tools/tools-config';
+import type { ToolsConfig } from 'local-responses';
 import type { McpServerSetting } from './settings';
 
 export function toolsConfigWithProvider(base: ToolsConfig, providerUrl: string): ToolsConfig {

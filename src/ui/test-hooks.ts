@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import type { LocalRuntime } from '../client';
+import type { LocalRuntime } from 'local-responses';
 
 /**
  * Globals the end-to-end tests drive (only with `?test-models`): the real `openai` SDK

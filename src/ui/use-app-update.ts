@@ -4,7 +4,7 @@
  * page reloads. Nothing is reloaded for them, so an answer is never cut off.
  */
 import { useEffect, useState } from 'react';
-import { SKIP_WAITING_MESSAGE } from '../client';
+import { SKIP_WAITING_MESSAGE } from 'local-responses';
 
 export interface AppUpdate {
   /** A new version is installed and waits for this page's word. */

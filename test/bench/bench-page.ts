@@ -7,7 +7,8 @@
  * Nothing of this is in the product's build.
  */
 import * as Comlink from 'comlink';
-import { startLocalRuntime } from '../../src/client';
+import { startLocalRuntime } from 'local-responses';
+import { cpuEngine } from 'local-responses/cpu';
 import { installTestHooks } from '../../src/ui/test-hooks';
 import type { BenchWorker } from './bench-worker';
 
@@ -22,7 +23,7 @@ const worker = new Worker(new URL('./bench-worker.ts', import.meta.url), { type:
 const bench = Comlink.wrap<BenchWorker>(worker);
 const modelBase = new URLSearchParams(location.search).get('model-base');
 
-Promise.all([startLocalRuntime({ testModels: true }).then(installTestHooks), bench.start(modelBase ? { modelBase } : {})]).then(
+Promise.all([startLocalRuntime({ testModels: true, cpuEngine }).then(installTestHooks), bench.start(modelBase ? { modelBase } : {})]).then(
   () => {
     window.bench = bench;
     document.body.dataset.bench = 'ready';

@@ -6,6 +6,7 @@
  */
 import * as Comlink from 'comlink';
 import { createLocalServer, type LocalServer } from '../../src/runtime/composition-root';
+import { cpuEngine } from 'local-responses/cpu';
 import { timeDirectStream, type DirectStreamTiming } from './direct-stream';
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -17,7 +18,7 @@ let server: Promise<LocalServer> | undefined;
 const api = {
   /** Composes the server once (test models on; `modelBase` as the runtime got it). */
   async start(options: { modelBase?: string }): Promise<void> {
-    server ??= createLocalServer({ testModels: true, dbName: BENCH_DB_NAME, ...(options.modelBase ? { modelBase: options.modelBase } : {}) });
+    server ??= createLocalServer({ testModels: true, cpuEngine: { wasmUrl: new URL(cpuEngine.wasmUrl, self.location.href).href }, dbName: BENCH_DB_NAME, ...(options.modelBase ? { modelBase: options.modelBase } : {}) });
     await server;
   },
   /** POSTs `body` to `/v1/responses` on the in-thread server and reads the SSE body here. */

@@ -8,13 +8,25 @@ export const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.was
 export type PyodideFileName = (typeof PYODIDE_FILES)[number];
 
 /**
+ * Where the files are: a folder holding all of them under their own names (the app's
+ * `/pyodide/`, a CDN), or one absolute URL per file (a bundler gives each its own hashed
+ * name; see the package's `local-responses/python` entry).
+ */
+export type PyodideAssets = string | Readonly<Record<PyodideFileName, string>>;
+
+/** The URL of one file. */
+export function pyodideFileUrl(assets: PyodideAssets, name: PyodideFileName): string {
+  return typeof assets === 'string' ? new URL(name, assets).href : assets[name];
+}
+
+/**
  * Fetches the files (same-origin, so the service worker's cache and the HTTP cache apply)
  * as Blobs, which cross into the sandbox without copying.
  */
-export async function loadPyodideFiles(indexURL: string, fetchFn: typeof fetch = (i, init) => globalThis.fetch(i, init)): Promise<Record<PyodideFileName, Blob>> {
+export async function loadPyodideFiles(assets: PyodideAssets, fetchFn: typeof fetch = (i, init) => globalThis.fetch(i, init)): Promise<Record<PyodideFileName, Blob>> {
   const entries = await Promise.all(
     PYODIDE_FILES.map(async (name) => {
-      const url = new URL(name, indexURL).href;
+      const url = pyodideFileUrl(assets, name);
       let response: Response;
       try {
         response = await fetchFn(url);

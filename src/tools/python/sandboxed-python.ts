@@ -3,14 +3,14 @@
  * pyodide interpreters running in the sandbox frame (see `sandbox-frame-inside.ts`).
  */
 import { ContainerPool } from './container-pool';
-import { loadPyodideFiles } from './pyodide-files';
+import { loadPyodideFiles, type PyodideAssets } from './pyodide-files';
 import { SandboxLink } from './sandbox-link';
 
 export interface SandboxedPythonOptions {
   /** Port to the sandbox frame (from `createPythonSandboxFrame` in the leader page). */
   port: MessagePort;
-  /** Where the app serves pyodide's files, e.g. `https://app.example/pyodide/`. */
-  indexURL: string;
+  /** Where pyodide's files are: a folder URL (`https://app.example/pyodide/`) or one URL per file. */
+  assets: PyodideAssets;
   /** Per call, ms. Default 30 000. */
   timeLimitMs?: number;
   /** For pyodide to start, ms. Default 60 000. */
@@ -32,7 +32,7 @@ export interface SandboxedPythonOptions {
 export function createSandboxedPython(options: SandboxedPythonOptions): ContainerPool {
   const link = new SandboxLink({
     port: options.port,
-    files: () => loadPyodideFiles(options.indexURL),
+    files: () => loadPyodideFiles(options.assets),
     config: {
       maxOutputChars: options.maxOutputChars ?? 20_000,
       maxImageChars: options.maxImageChars ?? 4_000_000,

@@ -1,0 +1,20 @@
+/**
+ * `local-responses`: the page-side entry. Everything here runs before `/v1` answers, so it
+ * stays small (a unit test holds it to 30 kB gzipped): engines and tools load in the runtime
+ * worker, on demand.
+ *
+ * @example
+ * import OpenAI from 'openai';
+ * import { startLocalRuntime, localFetch } from 'local-responses';
+ * await startLocalRuntime();
+ * const client = new OpenAI({ baseURL: location.origin + '/v1', apiKey: 'local', dangerouslyAllowBrowser: true, fetch: localFetch });
+ */
+export { startLocalRuntime, type LocalRuntime, type StartLocalRuntimeOptions } from '../client/start-local-runtime';
+export { localFetch } from '../client/local-fetch';
+export { MODEL_BASE_STORAGE_KEY, setStoredModelBase, storedModelBase } from '../client/model-base';
+export { RUNTIME_OPTIONS_STORAGE_KEY, setStoredRuntimeOptions, storedRuntimeOptions, type StoredRuntimeOptions } from '../client/stored-runtime-options';
+export type { CpuEngineAssets, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+export type { RetentionPolicy } from '../server/retention';
+export type { McpToolConfig, PythonToolConfig, ToolsConfig, WebSearchToolConfig } from '../tools/tools-config';
+export type { PyodideAssets } from '../tools/python/pyodide-files';
+export { SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
