@@ -5,3 +5,5 @@ export { RUNTIME_OPTIONS_STORAGE_KEY, setStoredRuntimeOptions, storedRuntimeOpti
 export type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';
 export type { RetentionPolicy } from '../server/retention';
 export { SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
+export { type OfflineFilesWatch } from './offline-files';
+export type { OfflineFilesStatus, OfflineFeature } from '../protocol/offline-files';

@@ -11,6 +11,7 @@ import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
 import { createRuntimeFetch } from './runtime-fetch';
 import { waitUntilAnswering } from './wait-until-answering';
+import { keepOfflineFiles, type OfflineFilesWatch } from './offline-files';
 
 export interface StartLocalRuntimeOptions {
   /** Register the `test-scripted` model in the runtime this tab may start. */
@@ -53,6 +54,11 @@ export interface LocalRuntime {
   control(): Comlink.Remote<RuntimeControl> | undefined;
   /** Whether `/v1` is reachable through the service worker in this tab. */
   readonly serviceWorker: boolean;
+  /**
+   * The files the app started without (Python, the CPU engine): the service worker fetches
+   * them after the start, and reports which are kept offline yet.
+   */
+  readonly offlineFiles: OfflineFilesWatch;
 }
 
 /**
@@ -110,17 +116,18 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     origin: location.origin,
     controlled: () => container?.controller != null,
   });
-  const runtime: LocalRuntime = {
-    fetch: runtimeFetch,
-    isLeader: () => host !== undefined,
-    control: () => host?.control,
-    serviceWorker: container?.controller != null,
-  };
   // Through the SW when we have one: that is the path every other client uses.
   await waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
     timeoutMs: options.timeoutMs ?? 30_000,
   });
-  return runtime;
+  return {
+    fetch: runtimeFetch,
+    isLeader: () => host !== undefined,
+    control: () => host?.control,
+    serviceWorker: container?.controller != null,
+    // Only now: the deferred files must not compete with the start for the network.
+    offlineFiles: keepOfflineFiles(container),
+  };
 }
 
 function defaultWorker(): Worker {
