@@ -9,20 +9,19 @@ import { useStore } from '../external-store';
 
 const FEATURE_NAMES: Record<OfflineFeature, string> = { python: 'Python', 'cpu-engine': 'the CPU engine', 'gpu-engine': 'the GPU engine', 'web-search': 'web search', other: 'the app icons' };
 
-/** "Python and the CPU engine" */
+/** "Python, the CPU engine and web search" */
 export function featureList(features: readonly OfflineFeature[]): string {
   const names = features.map((f) => FEATURE_NAMES[f]);
-  const text = names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }
 
 /** The notice's text, or null when there is nothing to say. */
 export function offlineNoticeText(status: OfflineFilesStatus | null): string | null {
   if (!status || status.state === 'done' || status.pending.length === 0) return null;
   const what = featureList(status.pending);
-  if (status.state === 'paused') return `${what}: not available offline yet; fetched when the network is back.`;
+  if (status.state === 'paused') return `Not available offline yet: ${what} (fetched when the network is back).`;
   const percent = status.bytes > 0 ? Math.floor((status.cachedBytes / status.bytes) * 100) : 0;
-  return `Making ${what.charAt(0).toLowerCase() + what.slice(1)} available offline… ${percent}%`;
+  return `Making ${what} available offline… ${percent}%`;
 }
 
 export function OfflineNotice() {
