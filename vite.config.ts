@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isolationHeaders } from './src/sw/isolation-headers';
 import { securityHeaders } from './src/sw/security-headers';
+import { compressedFiles } from './src/build/compressed-files';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const swEntry = fileURLToPath(new URL('src/sw/sw.ts', import.meta.url));
@@ -38,25 +39,55 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
 }
 
 /**
- * PWA precache: workbox-build writes the list of `outDir`'s files (URL + revision) into
- * `sw.js` at its `self.__WB_MANIFEST` (see src/sw/precache.ts). Hashed files under
- * `assets/` are their own revision. Pyodide under `pyodide/` is listed when present: the
- * code interpreter must start offline. Big files are allowed (python_stdlib.zip, wasm).
+ * What the first visit does not wait for: pyodide, every WebAssembly module (wllama's CPU
+ * engine), the chunks the runtime worker imports only when a feature is first used
+ * (`assets/deferred/`, see `worker.rolldownOptions`: web-llm, wllama, web search's reader)
+ * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
+ * background once the app is ready (src/sw/offline-files.ts), or at first use.
+ */
+const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'icons/*-512.png'];
+/** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
+const NOT_PRECACHED = ['sw.js', '**/*.map', '**/*.br', '**/*.gz'];
+const PRECACHE_GLOBS = ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'];
+
+/**
+ * PWA precache, in two lists that workbox-build writes (URL + revision) into `sw.js`:
+ * - the app shell at `self.__WB_MANIFEST` (src/sw/precache.ts): everything but the deferred
+ *   files; installed before the service worker takes over, so "Ready" waits for it only;
+ * - the deferred files at `self.__OFFLINE_FILES` (src/sw/offline-files.ts), each with its
+ *   size and the feature it belongs to, so the app can say what is not offline yet.
+ * Hashed files under `assets/` are their own revision. Big files are allowed (wasm, zip).
  */
 async function precacheAppShell(outDir: string): Promise<void> {
   const swPath = `${outDir}/sw.js`;
-  const { count, size, warnings } = await injectManifest({
-    swSrc: swPath,
-    swDest: swPath,
-    globDirectory: outDir,
-    globPatterns: ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'],
-    // sw.js is the worker itself; a new one is fetched by the browser's update check.
-    globIgnores: ['sw.js', '**/*.map'],
-    dontCacheBustURLsMatching: /^assets\//,
-    maximumFileSizeToCacheInBytes: 64 * 1024 * 1024,
+  const common = { swSrc: swPath, swDest: swPath, globDirectory: outDir, globPatterns: PRECACHE_GLOBS, dontCacheBustURLsMatching: /^assets\//, maximumFileSizeToCacheInBytes: 64 * 1024 * 1024 };
+  const shell = await injectManifest({ ...common, globIgnores: [...NOT_PRECACHED, ...DEFERRED_GLOBS] });
+  const deferred = await injectManifest({
+    ...common,
+    injectionPoint: 'self.__OFFLINE_FILES',
+    globIgnores: NOT_PRECACHED,
+    globPatterns: DEFERRED_GLOBS,
+    manifestTransforms: [(entries) => ({ manifest: entries.map((entry) => ({ ...entry, bytes: entry.size, feature: deferredFeature(entry.url) })) })],
   });
-  for (const warning of warnings) console.warn(`precache: ${warning}`);
-  console.log(`precache: ${count} files, ${(size / 1024 / 1024).toFixed(1)} MB`);
+  for (const warning of [...shell.warnings, ...deferred.warnings]) console.warn(`precache: ${warning}`);
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  console.log(`precache: app shell ${shell.count} files, ${mb(shell.size)} MB; later ${deferred.count} files, ${mb(deferred.size)} MB`);
+}
+
+/** Lazy chunks named for their package where their own name (`esm`, `index`) says nothing. */
+function deferredChunkName(moduleIds: readonly string[]): string {
+  if (moduleIds.some((id) => id.includes('/@wllama/'))) return 'wllama';
+  if (moduleIds.some((id) => id.includes('/@mlc-ai/web-llm/'))) return 'web-llm';
+  return '[name]';
+}
+
+/** Which feature a deferred file belongs to (as `OfflineFeature` in src/protocol/offline-files.ts). */
+function deferredFeature(url: string): string {
+  if (url.startsWith('pyodide/')) return 'python';
+  if (/^assets\/(deferred\/)?wllama-/.test(url)) return 'cpu-engine';
+  if (/^assets\/deferred\/readable-text-/.test(url)) return 'web-search';
+  if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
+  return 'other';
 }
 
 function serviceWorker(): Plugin {
@@ -164,8 +195,11 @@ const pages = {
 };
 
 export default defineConfig({
-  plugins: [crossOriginIsolation(), serviceWorker(), pyodideFiles()],
-  worker: { format: 'es' },
+  // compressedFiles after serviceWorker: its closeBundle runs after the precache lists are made.
+  plugins: [crossOriginIsolation(), serviceWorker(), pyodideFiles(), compressedFiles()],
+  // The runtime worker's lazily imported chunks (wllama, web search's reader, …) are not
+  // needed to start: they go to `assets/deferred/`, fetched after "Ready" (DEFERRED_GLOBS).
+  worker: { format: 'es', rolldownOptions: { output: { chunkFileNames: (chunk) => `assets/deferred/${deferredChunkName(chunk.moduleIds)}-[hash].js` } } },
   resolve: { alias: packageSelfReference() },
   build: { target: 'es2022', rolldownOptions: { input: pages } },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
@@ -206,7 +240,7 @@ export default defineConfig({
           name: 'bench',
           environment: 'node',
           // The benchmarks; the other files of test/bench/ are the bench page, worker and helpers.
-          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench}.ts'],
+          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench}.ts'],
           fileParallelism: false,
           maxWorkers: 1,
           hookTimeout: 60_000,

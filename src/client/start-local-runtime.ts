@@ -14,6 +14,7 @@ import { createRuntimeFetch } from './runtime-fetch';
 import { waitUntilAnswering } from './wait-until-answering';
 import { runtimeWorkerFactory } from './runtime-worker-url';
 import { setCurrentRuntime } from './local-fetch';
+import { keepOfflineFiles, type OfflineFilesWatch } from './offline-files';
 
 export interface StartLocalRuntimeOptions {
   /**
@@ -84,6 +85,11 @@ export interface LocalRuntime {
   control(): Comlink.Remote<RuntimeControl> | undefined;
   /** Whether `/v1` is reachable through the service worker in this tab. */
   readonly serviceWorker: boolean;
+  /**
+   * The files the app started without (Python, the CPU engine): the service worker fetches
+   * them after the start, and reports which are kept offline yet.
+   */
+  readonly offlineFiles: OfflineFilesWatch;
 }
 
 /**
@@ -146,16 +152,19 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     origin: location.origin,
     controlled: () => container?.controller != null,
   });
-  const runtime: LocalRuntime = {
-    fetch: runtimeFetch,
-    isLeader: () => host !== undefined,
-    control: () => host?.control,
-    serviceWorker: container?.controller != null,
-  };
   // Through the SW when we have one: that is the path every other client uses.
   const answering = waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
     timeoutMs: options.timeoutMs ?? 30_000,
-  }).then(() => runtime);
+  }).then(
+    (): LocalRuntime => ({
+      fetch: runtimeFetch,
+      isLeader: () => host !== undefined,
+      control: () => host?.control,
+      serviceWorker: container?.controller != null,
+      // Only now: the deferred files must not compete with the start for the network.
+      offlineFiles: keepOfflineFiles(container),
+    }),
+  );
   setCurrentRuntime(answering);
   return answering;
 }

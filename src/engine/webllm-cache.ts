@@ -8,7 +8,7 @@
  * where the runtime lives), so it is injectable: the runtime passes a function that asks
  * the page. Without one, downloads go ahead unpersisted (evictable under storage pressure).
  */
-import { deleteModelAllInfoInCache, hasModelInCache, type AppConfig } from '@mlc-ai/web-llm';
+import type { AppConfig } from '@mlc-ai/web-llm';
 import { modelNotFound, quotaExceeded } from './webllm-errors';
 import { findCatalogEntry, type CatalogEntry, type ModelVariant } from './webllm-catalog';
 
@@ -64,7 +64,11 @@ export class ModelCache {
   constructor(options: ModelCacheOptions) {
     this.catalog = options.catalog;
     this.appConfig = options.appConfig;
-    this.webllm = options.webllm ?? { hasModelInCache, deleteModelAllInfoInCache };
+    // web-llm is imported when first needed, not with the runtime (see webllm-prebuilt-records.ts).
+    this.webllm = options.webllm ?? {
+      hasModelInCache: async (modelId, config) => (await import('@mlc-ai/web-llm')).hasModelInCache(modelId, config),
+      deleteModelAllInfoInCache: async (modelId, config) => (await import('@mlc-ai/web-llm')).deleteModelAllInfoInCache(modelId, config),
+    };
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
     const storage = this.storage;
     this.requestPersist = options.requestPersist ?? (storage?.persist ? () => storage.persist!() : null);

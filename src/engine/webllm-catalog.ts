@@ -5,7 +5,8 @@
  *
  * Where the numbers come from:
  * - `vram_bytes`, `context_window`: web-llm's own record of the variant (`vram_required_MB`,
- *   `overrides.context_window_size`), read at import time so they follow the pinned web-llm.
+ *   `overrides.context_window_size`), from a copy of the pinned web-llm's records
+ *   (`webllm-prebuilt-records.ts`: web-llm itself is only loaded to run a model).
  *   web-llm allocates the KV cache for that window (4096 tokens for every entry, although
  *   the models were trained for more) and measured `vram_required_MB` with it.
  * - `download_bytes`: web-llm's records carry no file sizes, so this is an estimate: the
@@ -14,7 +15,8 @@
  *   + one f32 scale per 32 = 5 bits), plus ~15 MB for the tokenizer and the model library.
  *   Good to ±10%; web-llm reports the real byte counts while it downloads.
  */
-import { prebuiltAppConfig, type AppConfig, type ModelRecord } from '@mlc-ai/web-llm';
+import type { AppConfig, ModelRecord } from '@mlc-ai/web-llm';
+import { PREBUILT_RECORDS } from './webllm-prebuilt-records';
 import type { ModelInfo } from './engine';
 
 export type Quantization = 'q4f16_1' | 'q4f32_1';
@@ -90,6 +92,9 @@ export function estimateDownloadBytes(parameters: number, quantization: Quantiza
   return Math.round((parameters * BITS_PER_WEIGHT[quantization]) / 8) + DOWNLOAD_OVERHEAD_BYTES;
 }
 
+/** The web-llm builds the catalog uses (`PREBUILT_RECORDS` holds their records). */
+export const CATALOG_BUILD_IDS: readonly string[] = SPECS.flatMap((spec) => [spec.q4f16, spec.q4f32]);
+
 function recordOf(records: readonly ModelRecord[], modelId: string): ModelRecord {
   const record = records.find((r) => r.model_id === modelId);
   // The web-llm version is pinned; the catalog test checks every id, so this only fires on an upgrade.
@@ -108,7 +113,7 @@ function variantOf(record: ModelRecord, quantization: Quantization, parameters: 
 }
 
 /** Builds catalog entries from specs and web-llm's records (exported for tests). */
-export function buildCatalog(records: readonly ModelRecord[] = prebuiltAppConfig.model_list): CatalogEntry[] {
+export function buildCatalog(records: readonly ModelRecord[] = PREBUILT_RECORDS): CatalogEntry[] {
   return SPECS.map((spec) => {
     const f16 = recordOf(records, spec.q4f16);
     const f32 = recordOf(records, spec.q4f32);
@@ -183,7 +188,7 @@ export interface AppConfigOptions {
    * bypassing its Cache Storage (no offline copy) and its HTTP status check.
    */
   origin?: string;
-  /** web-llm's records to start from (default: `prebuiltAppConfig.model_list`). */
+  /** web-llm's records to start from (default: the copy of `prebuiltAppConfig.model_list`'s, `PREBUILT_RECORDS`). */
   records?: readonly ModelRecord[];
 }
 
@@ -205,7 +210,7 @@ export function mirrorRecord(record: ModelRecord, modelBase: string): ModelRecor
 
 /** The AppConfig web-llm loads catalog models with: both builds of every entry, mirrored when asked. */
 export function buildAppConfig(catalog: readonly CatalogEntry[], options: AppConfigOptions = {}): AppConfig {
-  const records = options.records ?? prebuiltAppConfig.model_list;
+  const records = options.records ?? PREBUILT_RECORDS;
   const base = options.modelBase ? absoluteBase(options.modelBase, options.origin) : null;
   const model_list = catalog.flatMap((entry) =>
     [entry.variants.q4f16, entry.variants.q4f32].map((variant) => {

@@ -18,7 +18,7 @@
  * rendering when both say the same, so a `previous_response_id` turn prefills only the new
  * message.
  */
-import { MLCEngine, type AppConfig, type ChatCompletionMessageParam, type InitProgressReport } from '@mlc-ai/web-llm';
+import type { AppConfig, ChatCompletionMessageParam, InitProgressReport } from '@mlc-ai/web-llm';
 import type { ChatFormat, Rendered } from '../chat/chat-format';
 import { chatFormats } from '../chat/chat-formats';
 import { ApiError, serverError } from '../shared/api-error';
@@ -127,7 +127,8 @@ export class WebLlmEngine implements Engine {
       ...(options.origin !== undefined ? { origin: options.origin } : {}),
     });
     this.loadReports = new LoadReports(options.onProgress);
-    this.createEngine = options.createEngine ?? (async (config) => new MLCEngine(config));
+    // Imported at the first load: web-llm is 6.8 MB of script the runtime starts without.
+    this.createEngine = options.createEngine ?? (async (config) => new (await import('@mlc-ai/web-llm')).MLCEngine(config));
     this.detectGpu = options.detectGpu ?? (() => detectWebGpu());
     this.fetchFn = options.fetch;
     this.formats = options.formats ?? chatFormats;

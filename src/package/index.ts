@@ -18,3 +18,5 @@ export type { RetentionPolicy } from '../server/retention';
 export type { McpToolConfig, PythonToolConfig, ToolsConfig, WebSearchToolConfig } from '../tools/tools-config';
 export type { PyodideAssets } from '../tools/python/pyodide-files';
 export { SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
+export { type OfflineFilesWatch } from '../client/offline-files';
+export type { OfflineFilesStatus, OfflineFeature } from '../protocol/offline-files';

@@ -27,12 +27,25 @@ export interface SkipWaitingMessage {
   type: 'local-responses/skip-waiting';
 }
 
-export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage;
+/** Page → service worker: keep the deferred files offline (fetch what is missing) and say how far that is. */
+export interface CacheOfflineFilesMessage {
+  type: 'local-responses/cache-offline-files';
+}
+
+/** Service worker → pages: where keeping the deferred files offline stands (`status` is an `OfflineFilesStatus`). */
+export interface OfflineFilesMessage {
+  type: 'local-responses/offline-files';
+  status: unknown;
+}
+
+export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage | CacheOfflineFilesMessage;
 
 export const RUNTIME_PORT_MESSAGE: RuntimePortMessage['type'] = 'local-responses/runtime-port';
 export const PORT_WANTED_MESSAGE: PortWantedMessage['type'] = 'local-responses/port-wanted';
 export const CLAIM_MESSAGE: ClaimMessage['type'] = 'local-responses/claim';
 export const SKIP_WAITING_MESSAGE: SkipWaitingMessage['type'] = 'local-responses/skip-waiting';
+export const CACHE_OFFLINE_FILES_MESSAGE: CacheOfflineFilesMessage['type'] = 'local-responses/cache-offline-files';
+export const OFFLINE_FILES_MESSAGE: OfflineFilesMessage['type'] = 'local-responses/offline-files';
 
 /** What a page posted to the service worker, or null when it is none of ours (or malformed). */
 export function readPageMessage(data: unknown): PageToSwMessage | null {
@@ -41,6 +54,7 @@ export function readPageMessage(data: unknown): PageToSwMessage | null {
   switch (message.type) {
     case CLAIM_MESSAGE:
     case SKIP_WAITING_MESSAGE:
+    case CACHE_OFFLINE_FILES_MESSAGE:
       return { type: message.type };
     case RUNTIME_PORT_MESSAGE:
       if (!(message.port instanceof MessagePort) || typeof message.runtimeLock !== 'string') return null;
@@ -53,4 +67,10 @@ export function readPageMessage(data: unknown): PageToSwMessage | null {
 /** Whether a message from the service worker asks this page for a runtime port. */
 export function isPortWanted(data: unknown): data is PortWantedMessage {
   return typeof data === 'object' && data !== null && (data as { type?: unknown }).type === PORT_WANTED_MESSAGE;
+}
+
+/** The status in a message from the service worker about the deferred files, or null when the message is another one. */
+export function offlineFilesStatusIn(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || (data as { type?: unknown }).type !== OFFLINE_FILES_MESSAGE) return null;
+  return (data as { status?: unknown }).status ?? null;
 }

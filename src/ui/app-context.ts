@@ -4,6 +4,7 @@ import type { McpTokenStore } from './mcp-tokens';
 import type { ModelsStore } from './models-store';
 import type { SettingsStore } from './settings-store';
 import type { Api } from './api';
+import type { OfflineFilesStore } from './offline-files-store';
 
 export type RuntimeState = { state: 'starting' } | { state: 'ready'; leader: boolean } | { state: 'failed'; message: string };
 
@@ -17,6 +18,8 @@ export interface AppServices {
   testModels: boolean;
   /** Resolves once the runtime answers. */
   api: Promise<Api>;
+  /** What is not kept offline yet (the service worker's report). */
+  offlineFiles: OfflineFilesStore;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

@@ -5,6 +5,7 @@ import { ChatView } from './components/chat-view';
 import { CodeDialog } from './components/code-dialog';
 import { Icon } from './components/icons';
 import { ModelsDialog } from './components/models-dialog';
+import { OfflineNotice } from './components/offline-notice';
 import { SettingsDialog } from './components/settings-dialog';
 import { Sidebar } from './components/sidebar';
 import { useStore } from './external-store';
@@ -101,6 +102,7 @@ export function App({ runtime }: { runtime: RuntimeState }) {
           </div>
         </header>
         <UpdateBanner busy={chatState.running !== null} />
+        <OfflineNotice />
         {runtime.state === 'failed' && (
           <p className="notice warning" role="alert">
             The local runtime failed to start: {runtime.message}. Reload the page to try again.

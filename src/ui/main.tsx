@@ -14,6 +14,7 @@ import { openAppDb } from './app-db';
 import { ChatStore } from './chat-store';
 import { McpTokenStore } from './mcp-tokens';
 import { ModelsStore } from './models-store';
+import { OfflineFilesStore } from './offline-files-store';
 import { SettingsStore } from './settings-store';
 import { installTestHooks } from './test-hooks';
 import { toolsConfigWithMcpServers, toolsConfigWithProvider } from './runtime-tools-config';
@@ -54,7 +55,10 @@ api.then(
   () => {},
 );
 
-const services: AppServices = { chat, models, settings, mcpTokens, testModels, api };
+const offlineFiles = new OfflineFilesStore();
+started.then((runtime) => offlineFiles.connect(runtime.offlineFiles), () => {});
+
+const services: AppServices = { chat, models, settings, mcpTokens, testModels, api, offlineFiles };
 
 function Root() {
   const [runtime, setRuntime] = useState<RuntimeState>({ state: 'starting' });

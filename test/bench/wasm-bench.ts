@@ -67,7 +67,8 @@ interface Timing {
 
 /** The built wllama chunk (the one the runtime imports) and wasm, as same-origin paths. */
 function wllamaAssets(): { chunk: string; wasm: string } {
-  const files = fs.readdirSync(DIST_ASSETS);
+  // The runtime worker's lazy chunks are under assets/deferred/ (vite.config.ts).
+  const files = fs.readdirSync(DIST_ASSETS, { recursive: true, encoding: 'utf8' });
   const wasm = files.find((f) => /^wllama-.*\.wasm$/.test(f));
   const chunk = files.find((f) => f.endsWith('.js') && /as Wllama\}/.test(fs.readFileSync(path.join(DIST_ASSETS, f), 'utf8')));
   if (!wasm || !chunk) throw new Error(`No wllama chunk/wasm in ${DIST_ASSETS}: run \`vite build\` first (npm run bench:wasm does).`);

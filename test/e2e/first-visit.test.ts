@@ -1,6 +1,11 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { countRuntimes, openApp, startE2E, waitForRuntime } from '../support/browser';
+import { TINY_GGUF_REPLY, makeTinyGguf } from '../fixtures/make-tiny-gguf';
+import { configureRuntime, countRuntimes, openApp, serveModelMirror, startE2E, waitForRuntime } from '../support/browser';
 import { serveFixtureWeb } from '../support/fixture-web';
+import { throttleNetwork } from '../support/throttled-network';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 beforeAll(async () => {
@@ -92,5 +97,49 @@ test('a link that opens the app first configures nothing: no mirror, search prov
   } finally {
     await context.close();
     await web.close();
+  }
+});
+
+test('at 10 Mbit/s the app is ready before Python and the CPU engine arrive; once they are kept, an offline reload runs both', { timeout: 180_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'first-visit-gguf-'));
+  fs.writeFileSync(path.join(dir, 'test-tiny-llama.gguf'), makeTinyGguf());
+  const mirror = await serveModelMirror(dir);
+  const context = await e2e.browser.newContext();
+  try {
+    await configureRuntime(context, e2e.app.origin, { modelBase: mirror.base });
+    const page = await context.newPage();
+    const net = await throttleNetwork(context, page, { bitsPerSecond: 10_000_000 });
+    await page.goto(`${e2e.app.origin}/?test-models`);
+    await waitForRuntime(page);
+    expect(await page.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-scripted', input: 'hi' })).output_text)).toBe('You said: hi');
+    // Ready, and none of the heavy files has finished downloading yet.
+    const heavy = (url: string) => /\/pyodide\/|\.wasm$/.test(new URL(url).pathname);
+    expect(net.requests.filter((r) => heavy(r.url)).map((r) => r.url)).toEqual([]);
+    expect(net.bytes()).toBeLessThan(1_000_000);
+    // The app says what is still on its way.
+    expect(await page.locator('.offline-notice').textContent({ timeout: 10_000 })).toMatch(/^Making Python, the CPU engine.* available offline… \d+%$/);
+
+    await page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', undefined, { timeout: 150_000, polling: 200 });
+    expect(net.requests.filter((r) => heavy(r.url)).length).toBeGreaterThanOrEqual(3);
+    await page.locator('.offline-notice').waitFor({ state: 'detached' });
+    // The CPU model's file is downloaded while online (wllama keeps it in the origin's storage).
+    const hello = () => page.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0, max_output_tokens: 64 })).output_text);
+    expect((await hello()).trim()).toBe(TINY_GGUF_REPLY.trim());
+
+    await context.setOffline(true);
+    await page.reload();
+    await waitForRuntime(page);
+    const python = await page.evaluate(async () => {
+      const input = JSON.stringify({ script: ['<tool_call>{"name":"python","arguments":{"code":"print(6 * 7)"}}</tool_call>', 'done'] });
+      const r = await window.sdk!.responses.create({ model: 'test-scripted', input, tools: [{ type: 'code_interpreter', container: { type: 'auto' } }], include: ['code_interpreter_call.outputs'] });
+      return r.output.find((o) => o.type === 'code_interpreter_call');
+    });
+    expect(python).toMatchObject({ status: 'completed', outputs: [{ type: 'logs', logs: '42\n' }] });
+    expect((await hello()).trim()).toBe(TINY_GGUF_REPLY.trim());
+  } finally {
+    await context.setOffline(false);
+    await context.close();
+    await mirror.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -1,6 +1,6 @@
 /**
  * The installable PWA: a valid manifest with the project's icons and Chromium's
- * installability check; the Workbox precache (app shell + pyodide) so a reload with the
+ * installability check; the Workbox precache (app shell, then pyodide) so a reload with the
  * network off opens the app, lists the conversations and chats; and an app update that is
  * offered, not forced — never while an answer streams.
  */
@@ -67,7 +67,9 @@ test('offline: a reload opens the app from the precache, lists the conversations
   const page = await openChat(context, e2e.app.origin);
   await send(page, 'Hello before going offline');
   await waitForAnswer(page);
-  // The precache is filled at install: the shell, the app's chunks, the runtime worker, pyodide.
+  // The app shell is precached at install; pyodide (with the other deferred files) is kept
+  // after the app is ready (src/sw/offline-files.ts).
+  await page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', undefined, { timeout: 60_000, polling: 200 });
   const shell = await page.evaluate(() => [...document.scripts].map((s) => new URL(s.src || location.href).pathname).find((p) => p.startsWith('/assets/'))!);
   expect(await precached(page, '/index.html')).toBe(true);
   expect(await precached(page, shell)).toBe(true);
