@@ -45,9 +45,9 @@ test('a response for a catalog model fails with the actionable reason', async ()
     return { types, error, stored: { status: stored.status, error: stored.error } };
   }, QWEN);
   expect(result.types).toEqual(['response.created', 'response.in_progress', 'response.failed']);
-  expect(result.error!.message).toMatch(/^Models cannot run in this browser: WebGPU is present but no GPU adapter is available\. Open chrome:\/\/gpu/);
+  expect(result.error!.message).toMatch(/^This model needs the GPU \(WebGPU\), which this browser can't use: WebGPU is present but no GPU adapter is available\. The GPU may be blocked/);
   expect(result.stored.status).toBe('failed');
-  expect(result.stored.error!.message).toContain('Models cannot run in this browser');
+  expect(result.stored.error!.message).toContain("This model needs the GPU (WebGPU)");
 });
 
 test('a model download is refused with webgpu_unavailable, and nothing was fetched', async () => {
