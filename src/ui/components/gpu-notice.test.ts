@@ -22,3 +22,13 @@ test('where the runtime says the CPU engine cannot run either, the notice says s
 test('nothing when WebGPU works', () => {
   expect(render({ gpu: { usable: true, reason: null }, cpuModels: true })).toBe('');
 });
+
+test('a software-only WebGPU (SwiftShader) says why the CPU models are suggested', () => {
+  const html = render({ gpu: { usable: true, reason: null, software: true }, cpuModels: true, cpu: { usable: true, reason: null } });
+  expect(html).toContain('software emulation');
+  expect(html).toContain('The CPU models are suggested instead');
+});
+
+test('nothing while the check is still running', () => {
+  expect(render({ gpu: { usable: undefined, reason: null }, cpuModels: true })).toBe('');
+});
