@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { ChatStore } from './chat-store';
+import type { InstallPromptStore } from './install-prompt';
 import type { McpTokenStore } from './mcp-tokens';
 import type { ModelsStore } from './models-store';
 import type { SettingsStore } from './settings-store';
@@ -17,6 +18,8 @@ export interface AppServices {
   testModels: boolean;
   /** Resolves once the runtime answers. */
   api: Promise<Api>;
+  /** The browser's offer to install the app, when it makes one. */
+  install: InstallPromptStore;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

@@ -11,6 +11,7 @@ import { App } from './app';
 import { AppContext, type AppServices, type RuntimeState } from './app-context';
 import { openAppDb } from './app-db';
 import { ChatStore } from './chat-store';
+import { InstallPromptStore } from './install-prompt';
 import { McpTokenStore } from './mcp-tokens';
 import { ModelsStore } from './models-store';
 import { SettingsStore } from './settings-store';
@@ -51,7 +52,9 @@ api.then(
   () => {},
 );
 
-const services: AppServices = { chat, models, settings, mcpTokens, testModels, api };
+// Listening from the start: the browser may offer installation before the app has mounted.
+const install = new InstallPromptStore();
+const services: AppServices = { chat, models, settings, mcpTokens, testModels, api, install };
 
 function Root() {
   const [runtime, setRuntime] = useState<RuntimeState>({ state: 'starting' });

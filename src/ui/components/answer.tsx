@@ -90,7 +90,7 @@ function OutputItemView({ item, streaming, running, approvals }: { item: Respons
       );
     }
     default:
-      return <pre className="function-args">{JSON.stringify(item, null, 2)}</pre>;
+      return <pre className="function-args" tabIndex={0}>{JSON.stringify(item, null, 2)}</pre>;
   }
 }
 
