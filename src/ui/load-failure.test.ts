@@ -28,3 +28,8 @@ test('without a URL the source is named generically, and an unknown failure stil
   expect(describeLoadFailure({ message: 'stalled', code: 'model_download_failed' }, 'X').summary).toBe('Couldn’t reach the model source — check your connection, then Retry.');
   expect(describeLoadFailure({ message: 'boom', code: null }, 'X').summary).toBe('X couldn’t be loaded on this device. Retry, or choose another model.');
 });
+
+test('a lost connection reported under the generic load code still reads as one', () => {
+  const view = describeLoadFailure({ message: 'Loading m from https://huggingface.co/x/m.gguf failed: TypeError: Failed to fetch', code: 'model_load_failed' }, 'M');
+  expect(view.summary).toBe('Couldn’t reach huggingface.co — check your connection, then Retry.');
+});

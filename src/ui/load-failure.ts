@@ -52,6 +52,9 @@ export function describeLoadFailure(failure: LoadFailure, modelLabel: string): L
         return { summary: `${source} refused a file of ${modelLabel} (HTTP ${status}). Retry later, or choose another model.`, details, retryable: true };
       return { summary: `Couldn’t reach ${source} — check your connection, then Retry.`, details, retryable: true };
     default:
+      // An engine that reports a lost connection under a generic code still gets the plain network sentence.
+      if (/failed to fetch|network ?error|connection (refused|reset)/i.test(message))
+        return { summary: `Couldn’t reach ${source} — check your connection, then Retry.`, details, retryable: true };
       return { summary: `${modelLabel} couldn’t be loaded on this device. Retry, or choose another model.`, details, retryable: true };
   }
 }

@@ -84,6 +84,11 @@ test('axe finds nothing serious on the first visit, a chat with a code block and
     expect(await axeProblems(page), `chat at ${viewport.width}px`).toEqual([]);
   }
   await screenshot(page, 'newcomer-phone-chat');
+  // Contrast holds in the dark theme too.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await axeProblems(page), 'chat, dark theme').toEqual([]);
+  await screenshot(page, 'newcomer-phone-chat-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   await page.setViewportSize(DESKTOP);
   await page.locator('button.model-button').click();
   const dialog = page.getByRole('dialog', { name: 'Models' });
@@ -131,6 +136,33 @@ test('small screens: the welcome screen opens at its top at 800×500, the top ba
   await screenshot(page, 'newcomer-768-topbar');
   await page.getByRole('button', { name: 'Install app' }).click();
   await page.getByRole('button', { name: 'Install app' }).waitFor({ state: 'detached' });
+  await context.close();
+});
+
+test('first visit: "Download and use it" becomes the progress card; huggingface.co out of reach reads as such, with Retry', async () => {
+  const context = await plain.newContext({ viewport: PHONE });
+  // No internet here: the weights' host is held, then the connection fails as offline would.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route(/^https:\/\/huggingface\.co\//, async (route) => {
+    await held;
+    await route.abort('internetdisconnected');
+  });
+  const page = await context.newPage();
+  await page.goto(`${app.origin}/`);
+  const suggestion = page.getByLabel('Suggested model');
+  await suggestion.getByRole('button', { name: 'Download and use it' }).click();
+  const card = page.getByRole('region', { name: /^Downloading / });
+  await card.waitFor();
+  expect(await card.locator('.progress-text').innerText()).toMatch(/^Downloading · (0 B of [\d.]+ MB · )?0%/);
+  expect(await suggestion.count()).toBe(0);
+  await screenshot(page, 'newcomer-phone-first-download');
+  release();
+  const failed = page.getByRole('region', { name: / could not be loaded$/ });
+  await failed.waitFor({ timeout: 30_000 });
+  expect(await failed.getByRole('alert').locator('> p').innerText()).toBe('Couldn’t reach huggingface.co — check your connection, then Retry.');
+  await failed.getByRole('button', { name: 'Retry' }).waitFor();
+  await screenshot(page, 'newcomer-phone-first-download-failed');
   await context.close();
 });
 
