@@ -10,6 +10,7 @@ import { describeLoad } from '../format';
 import { describeLoadFailure, type LoadFailure } from '../load-failure';
 import { modelName } from '../model-names';
 import type { Download } from '../models-store';
+import './load-card.css';
 
 export function LoadProgressView({ id, label, download }: { id: string; label: string; download: Download }) {
   const view = describeLoad(download.phase, download.first, download.latest);
