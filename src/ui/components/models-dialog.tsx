@@ -34,10 +34,13 @@ function Storage() {
   );
 }
 
-/** Where a model can run here: `gpu` ones are listed under "Needs a GPU" and, without WebGPU, cannot be started. */
-function runsHere(model: ModelEntry, gpu: GpuSupport, cpuUsable: boolean | undefined): boolean {
-  if (needsGpu(model)) return gpu.usable === true && !gpu.software;
-  return cpuUsable !== false || model.engine !== 'wllama';
+/**
+ * Whether a model belongs under "Runs on this device" rather than "Needs a GPU": GPU models
+ * only with a real (not software) WebGPU adapter. A CPU model the browser cannot run (no
+ * 64-bit WebAssembly) stays with the CPU models, marked and disabled: a GPU would not help it.
+ */
+function runsHere(model: ModelEntry, gpu: GpuSupport): boolean {
+  return !needsGpu(model) || (gpu.usable === true && !gpu.software);
 }
 
 function ModelRow({ model, selected, gpu, onUse }: { model: ModelEntry; selected: boolean; gpu: GpuSupport; onUse: () => void }) {
@@ -113,9 +116,8 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   // The models this device runs best (the server marks them) first; otherwise the server's order.
   const listed = visibleModels(state.models, testModels);
   const list = [...listed.filter((m) => m.recommended), ...listed.filter((m) => !m.recommended)];
-  const cpuUsable = state.status?.cpu.usable;
   const groups = [
-    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => runsHere(m, gpu, cpuUsable)) },
+    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => runsHere(m, gpu)) },
     {
       key: 'gpu',
       title: 'Needs a GPU',
@@ -127,7 +129,7 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
             : gpu.usable === undefined
               ? 'Checking whether this browser can use the GPU…'
               : null,
-      models: list.filter((m) => !runsHere(m, gpu, cpuUsable)),
+      models: list.filter((m) => !runsHere(m, gpu)),
     },
   ];
   return (
