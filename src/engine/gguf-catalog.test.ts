@@ -50,11 +50,12 @@ describe('GGUF catalog', () => {
     expect(ggufUrl(qwen)).toBe('https://huggingface.co/bartowski/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf');
   });
 
-  it('shows entries as ModelInfo', () => {
+  it('shows entries as ModelInfo, with the human label /v1/models passes on to the picker', () => {
     expect(ggufModelInfo(GGUF_TEST_CATALOG[0]!, 512)).toEqual({
       id: 'test-tiny-llama',
       created: 1_700_000_000,
       owned_by: 'local-test',
+      label: 'Tiny random llama (test)',
       context_window: 512,
       chat_format: 'raw-completion',
       download_bytes: 492_864,

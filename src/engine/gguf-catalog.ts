@@ -196,6 +196,8 @@ export function ggufModelInfo(entry: GgufCatalogEntry, contextWindow?: number): 
     id: entry.id,
     created: entry.created,
     owned_by: entry.owned_by,
+    // The picker shows this name; without it a CPU model reads as its raw id.
+    label: entry.label,
     context_window: contextWindow ?? entry.context_window,
     chat_format: entry.chat_format,
     download_bytes: entry.downloadBytes,

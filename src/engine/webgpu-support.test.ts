@@ -35,13 +35,13 @@ describe('detectWebGpu', () => {
     if (!result.usable) expect(result.reason).toMatch(/https:\/\/|localhost/);
   });
 
-  it('explains a missing adapter with chrome://gpu and --enable-unsafe-webgpu', async () => {
+  it('explains a missing adapter in words for a visitor: no browser flags, no headless advice', async () => {
     const { gpu: g } = gpu(null);
     const result = await detectWebGpu({ gpu: g, secureContext: true });
     expect(result).toMatchObject({ usable: false, cause: 'no_adapter' });
     if (!result.usable) {
-      expect(result.reason).toContain('--enable-unsafe-webgpu');
-      expect(result.reason).toContain('chrome://gpu');
+      expect(result.reason).toContain('hardware acceleration');
+      expect(result.reason).not.toMatch(/--enable|chrome:\/\/|headless|about:config/i);
     }
   });
 

@@ -74,11 +74,13 @@ function currentEnvironment(): WebGpuEnvironment {
   return { gpu: nav?.gpu, secureContext: secure ?? true };
 }
 
+/**
+ * Said to a visitor: what they can change in their own browser. Developer switches (browser
+ * flags, headless runs) are for the README, never for a person who opened the app.
+ */
 const NO_ADAPTER_HELP =
-  'Open chrome://gpu and look at the "WebGPU" line: the GPU may be blocklisted or hardware acceleration turned off ' +
-  '(Settings → System → "Use graphics acceleration when available"). On Linux, or in a headless Chromium, start the ' +
-  'browser with --enable-unsafe-webgpu (and --enable-features=Vulkan). Without a GPU, --enable-unsafe-webgpu gives a ' +
-  'software adapter (SwiftShader) that works but is far too slow for a real model.';
+  'The GPU may be blocked for this graphics driver, or hardware acceleration turned off in the browser settings ' +
+  '("Use graphics acceleration when available"). Update the graphics driver or try another browser; the CPU models work without a GPU.';
 
 function readLimits(adapter: GpuAdapterLike): WebGpuLimits {
   const l = adapter.limits;
@@ -136,7 +138,7 @@ export async function detectWebGpu(env: WebGpuEnvironment = currentEnvironment()
       cause: 'no_webgpu',
       reason:
         'This browser does not provide WebGPU (navigator.gpu is missing). Use a recent Chrome or Edge (113+), ' +
-        'Safari 26+, or Firefox 141+ on Windows; in other Firefox builds enable dom.webgpu.enabled in about:config.',
+        'Safari 26+, or Firefox 141+ on Windows; the CPU models work without it.',
     };
   }
 

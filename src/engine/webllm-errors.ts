@@ -115,7 +115,7 @@ export function modelNotFound(model: string, available: readonly string[]): ApiE
 }
 
 export function webGpuUnavailable(reason: string): ApiError {
-  return serverError(`Models cannot run in this browser: ${reason}`, Codes.webgpuUnavailable);
+  return serverError(`This model needs the GPU (WebGPU), which this browser can't use: ${reason}`, Codes.webgpuUnavailable);
 }
 
 /** Not enough origin storage for a download; says how much is needed and how much is free. */

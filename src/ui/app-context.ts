@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { ChatStore } from './chat-store';
+import type { InstallPromptStore } from './install-prompt';
 import type { McpTokenStore } from './mcp-tokens';
 import type { ModelsStore } from './models-store';
 import type { SettingsStore } from './settings-store';
@@ -20,6 +21,8 @@ export interface AppServices {
   api: Promise<Api>;
   /** What is not kept offline yet (the service worker's report). */
   offlineFiles: OfflineFilesStore;
+  /** The browser's offer to install the app, when it makes one. */
+  install: InstallPromptStore;
 }
 
 export const AppContext = createContext<AppServices | null>(null);

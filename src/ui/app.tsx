@@ -52,7 +52,8 @@ function UpdateBanner({ busy }: { busy: boolean }) {
 }
 
 export function App({ runtime }: { runtime: RuntimeState }) {
-  const { chat, models, settings: settingsStore } = useServices();
+  const { chat, models, settings: settingsStore, install } = useServices();
+  const installable = useStore(install).available;
   const chatState = useStore(chat);
   const settings = useStore(settingsStore);
   const modelsState = useStore(models);
@@ -76,6 +77,8 @@ export function App({ runtime }: { runtime: RuntimeState }) {
       {sidebarOpen && <div className="scrim" aria-hidden="true" onClick={() => setSidebarOpen(false)} />}
       <div className="main">
         <header className="topbar">
+          {/* The page's one h1: the bar shows the chosen model where a title would go. */}
+          <h1 className="sr-only">Local Responses</h1>
           <button
             type="button"
             className="icon-button menu-button"
@@ -92,10 +95,16 @@ export function App({ runtime }: { runtime: RuntimeState }) {
           </button>
           <RuntimeBadge runtime={runtime} online={online} />
           <div className="topbar-actions">
+            {installable && (
+              <button type="button" className="install-button" onClick={() => void install.install()} aria-label="Install app" title="Install this app">
+                <Icon name="download" />
+                <span className="button-text">Install</span>
+              </button>
+            )}
             <button type="button" className="icon-button" onClick={() => setPanel('settings')} aria-label="Settings" title="Settings" aria-haspopup="dialog">
               <Icon name="settings" />
             </button>
-            <button type="button" className="code-button" onClick={() => setPanel('code')} aria-haspopup="dialog">
+            <button type="button" className="code-button" onClick={() => setPanel('code')} aria-haspopup="dialog" aria-label="Use from your code">
               <Icon name="code" />
               <span className="button-text">Use from your code</span>
             </button>

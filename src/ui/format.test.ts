@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { describeProgress, formatBytes, formatDuration, secondsLeft } from './format';
+import { describeLoad, describeProgress, formatBytes, formatDuration, secondsLeft } from './format';
 
 describe('formatBytes / formatDuration', () => {
   test('readable units', () => {
@@ -30,5 +30,29 @@ describe('download progress', () => {
     expect(secondsLeft(first, { at: 10_000, progress: 0.5 })).toBeNull();
     expect(secondsLeft(first, { at: 10_000, progress: 0.75 })).toBe(10);
     expect(describeProgress(first, { at: 10_000, progress: 0.75 })).toBe('75% · about 10 s left');
+  });
+});
+
+describe('a model load on the progress card', () => {
+  const first = { at: 0, progress: 0, loadedBytes: 0, totalBytes: 397_000_000 };
+
+  test('downloads read in the catalog units: 397 MB stays 397 MB, one unit system on the line', () => {
+    const latest = { at: 10_000, progress: 0.5, loadedBytes: 198_500_000, totalBytes: 397_000_000 };
+    const view = describeLoad('download', first, latest);
+    expect(view.text).toBe('Downloading · 199 MB of 397 MB · 50% · about 10 s left');
+    expect(view.value).toBe(0.5);
+    expect(view.text).not.toMatch(/KB|MiB/);
+  });
+
+  test('a finished download reads 100% while the model is prepared, never 0%', () => {
+    const latest = { at: 10_000, progress: 0, loadedBytes: 397_000_000, totalBytes: 397_000_000 };
+    const view = describeLoad('compile', first, latest);
+    expect(view.text).toBe('Downloaded 397 MB · 100% · preparing the model on this device…');
+    expect(view.value).toBe(1);
+    expect(describeLoad('ready', first, latest)).toEqual({ value: 1, text: 'Downloaded · 100% · ready' });
+  });
+
+  test('before any bytes are known only the percent shows', () => {
+    expect(describeLoad('download', { at: 0, progress: 0 }, { at: 100, progress: 0 }).text).toBe('Downloading · 0%');
   });
 });

@@ -66,6 +66,32 @@ export function describeProgress(first: ProgressSample, latest: ProgressSample):
   return parts.join(' · ');
 }
 
+export type LoadPhase = 'download' | 'compile' | 'ready';
+
+export interface LoadView {
+  /** 0..1 for the bar: the download's own fraction, then 1 once the files are here. */
+  value: number;
+  /** What the card says, in this app's own words and units (never the engine's free text). */
+  text: string;
+}
+
+/**
+ * A model load as the progress card shows it. The engines' own texts are not shown: web-llm
+ * counts MiB ("379MB fetched" for a 397 MB download) and restarts its bar at 0% when it
+ * prepares the model after the download. Here the download reads in the catalog's
+ * 1000-based units and, once the files are in, stays at 100% while the model is prepared.
+ *
+ * @example describeLoad('download', first, latest) // "Downloading · 250 kB of 1.00 kB · 25% · about 30 s left"
+ */
+export function describeLoad(phase: LoadPhase, first: ProgressSample, latest: ProgressSample): LoadView {
+  if (phase === 'ready') return { value: 1, text: 'Downloaded · 100% · ready' };
+  if (phase === 'compile') {
+    const size = latest.totalBytes ? `${formatBytes(latest.totalBytes)} · ` : '';
+    return { value: 1, text: `Downloaded ${size}100% · preparing the model on this device…` };
+  }
+  return { value: Math.min(1, Math.max(0, latest.progress)), text: `Downloading · ${describeProgress(first, latest)}` };
+}
+
 export function formatTokensPerSecond(rate: number): string {
   return `${rate >= 100 ? rate.toFixed(0) : rate.toFixed(1)} tok/s`;
 }

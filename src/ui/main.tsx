@@ -12,6 +12,7 @@ import { App } from './app';
 import { AppContext, type AppServices, type RuntimeState } from './app-context';
 import { openAppDb } from './app-db';
 import { ChatStore } from './chat-store';
+import { InstallPromptStore } from './install-prompt';
 import { McpTokenStore } from './mcp-tokens';
 import { ModelsStore } from './models-store';
 import { OfflineFilesStore } from './offline-files-store';
@@ -58,7 +59,9 @@ api.then(
 const offlineFiles = new OfflineFilesStore();
 started.then((runtime) => offlineFiles.connect(runtime.offlineFiles), () => {});
 
-const services: AppServices = { chat, models, settings, mcpTokens, testModels, api, offlineFiles };
+// Listening from the start: the browser may offer installation before the app has mounted.
+const install = new InstallPromptStore();
+const services: AppServices = { chat, models, settings, mcpTokens, testModels, api, offlineFiles, install };
 
 function Root() {
   const [runtime, setRuntime] = useState<RuntimeState>({ state: 'starting' });

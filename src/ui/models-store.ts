@@ -2,9 +2,10 @@
  * The model catalog as the picker shows it: `/v1/models` joined with `/v1/local/status`
  * (cached, loaded, GPU, storage), and the downloads in flight with their progress.
  */
-import type { Api, LoadProgress, LocalStatus, ModelEntry } from './api';
+import { LocalApiError, type Api, type LoadProgress, type LocalStatus, type ModelEntry } from './api';
 import { ExternalStore } from './external-store';
 import type { ProgressSample } from './format';
+import type { LoadFailure } from './load-failure';
 
 export interface Download {
   first: ProgressSample;
@@ -23,12 +24,16 @@ export interface ModelsState {
   /** Why `/v1/local/status` could not be read (an error answer, or one that does not fit the contract). */
   statusError: string | null;
   downloads: Record<string, Download>;
-  /** Last download/delete failure per model, shown next to it. */
-  failures: Record<string, string>;
+  /** Last download/delete failure per model, shown next to it (the code picks the plain sentence). */
+  failures: Record<string, LoadFailure>;
 }
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+function failureOf(error: unknown): LoadFailure {
+  return { message: messageOf(error), code: error instanceof LocalApiError ? error.code : null };
 }
 
 function sample(p: LoadProgress): ProgressSample {
@@ -97,7 +102,7 @@ export class ModelsStore extends ExternalStore<ModelsState> {
       );
       return true;
     } catch (error) {
-      if (!abort.signal.aborted) this.#setFailure(id, error instanceof Error ? error.message : String(error));
+      if (!abort.signal.aborted) this.#setFailure(id, failureOf(error));
       return false;
     } finally {
       this.#aborts.delete(id);
@@ -117,7 +122,7 @@ export class ModelsStore extends ExternalStore<ModelsState> {
       await api.deleteCachedModel(id);
       this.#setFailure(id, null);
     } catch (error) {
-      this.#setFailure(id, error instanceof Error ? error.message : String(error));
+      this.#setFailure(id, failureOf(error));
     }
     await this.refresh();
   }
@@ -129,9 +134,9 @@ export class ModelsStore extends ExternalStore<ModelsState> {
     this.set({ ...this.get(), downloads });
   }
 
-  #setFailure(id: string, message: string | null): void {
+  #setFailure(id: string, failure: LoadFailure | null): void {
     const failures = { ...this.get().failures };
-    if (message) failures[id] = message;
+    if (failure) failures[id] = failure;
     else delete failures[id];
     this.set({ ...this.get(), failures });
   }

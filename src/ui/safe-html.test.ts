@@ -100,3 +100,11 @@ test('an image that no click could open leaves its description only', () => {
   expect(render('![logo](javascript:alert(1))')).toBe('<p>[image: logo]</p>\n');
   expect(render('<img src="/v1/models" alt="x">')).toBe('[image: x]');
 });
+
+test('code blocks are keyboard-focusable (they scroll sideways), whatever tabindex the model wrote', () => {
+  const html = render('```js\nconst x = 1;\n```\n\n<pre tabindex="-1">raw</pre>');
+  const doc = new window.DOMParser().parseFromString(html, 'text/html');
+  const pres = Array.from(doc.querySelectorAll('pre'));
+  expect(pres).toHaveLength(2);
+  for (const pre of pres) expect(pre.getAttribute('tabindex')).toBe('0');
+});

@@ -69,6 +69,8 @@ export function createSanitizer(window: WindowLike): (html: string) => string {
       link.textContent = `${alt ? `${alt} — ` : ''}Open image from ${host}`;
       img.replaceWith(link);
     }
+    // Code blocks scroll sideways: keyboard users reach them with Tab (and scroll with the arrows).
+    for (const pre of Array.from(fragment.querySelectorAll('pre'))) pre.setAttribute('tabindex', '0');
     const container = doc.createElement('div');
     container.append(fragment);
     return container.innerHTML;

@@ -107,4 +107,14 @@ describe('applyResponse', () => {
     const turn = applyResponse(newTurn('x', 'm', 0), response({ status: 'cancelled', output: [] }), 42);
     expect(turn).toMatchObject({ status: 'cancelled', finishedAt: 42, responseId: 'resp_1' });
   });
+
+  test('a stop at a token limit is the output limit only when one was set and reached; otherwise the context window filled', () => {
+    const usage = (output_tokens: number) => ({ input_tokens: 10, output_tokens, total_tokens: 10 + output_tokens }) as Response['usage'];
+    const cut = (patch: Partial<Response>) =>
+      applyResponse(newTurn('x', 'm', 0), response({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, ...patch }), 1).incompleteReason;
+    expect(cut({ max_output_tokens: null, usage: usage(500) })).toBe('context_window');
+    expect(cut({ max_output_tokens: 1000, usage: usage(500) })).toBe('context_window');
+    expect(cut({ max_output_tokens: 500, usage: usage(500) })).toBe('max_output_tokens');
+    expect(cut({ incomplete_details: { reason: 'content_filter' } })).toBe('content_filter');
+  });
 });

@@ -21,6 +21,21 @@ function withFirstToken(turn: Turn, now: number): Turn {
 }
 
 /**
+ * Why an incomplete answer stopped, in the app's terms. The Responses API has no reason of
+ * its own for a full context window: it says `max_output_tokens` for any stop at a token
+ * limit (ours does, as OpenAI's). It was the output limit only when the request set one and
+ * the answer reached it; otherwise the context window filled up (`context_window`).
+ */
+export function incompleteReasonOf(response: Response): string | null {
+  const reason = response.incomplete_details?.reason ?? null;
+  if (reason !== 'max_output_tokens') return reason;
+  const limit = response.max_output_tokens ?? null;
+  const used = response.usage?.output_tokens;
+  if (limit === null || (used !== undefined && used < limit)) return 'context_window';
+  return reason;
+}
+
+/**
  * Takes the server's response object as the truth once it is terminal. While it runs, only
  * the status is taken: the output so far stays the one built from events, which matches
  * `lastSequence` (a resumed stream continues from there).
@@ -35,7 +50,7 @@ export function applyResponse(turn: Turn, response: Response, now: number): Turn
     output: terminal ? response.output : turn.output,
     usage: response.usage ?? turn.usage,
     error: response.error?.message ?? turn.error,
-    incompleteReason: response.incomplete_details?.reason ?? null,
+    incompleteReason: incompleteReasonOf(response),
     finishedAt: terminal ? (turn.finishedAt ?? now) : null,
   };
 }

@@ -6,6 +6,8 @@ export interface GpuSupport {
   /** undefined while checking. */
   usable: boolean | undefined;
   reason: string | null;
+  /** WebGPU works only through a software adapter (SwiftShader, WARP): far too slow for a model. */
+  software?: boolean;
 }
 
 const NO_API = 'This browser has no WebGPU.';
@@ -13,13 +15,15 @@ const NO_ADAPTER = 'WebGPU is present but no GPU adapter is available (it may be
 
 /**
  * Whether GPU models can run here: the runtime's own check (`/v1/local/status`) when it has
- * model management, else a quick check from the page.
+ * model management, else a quick check from the page. Unknown (`usable: undefined`) until the
+ * runtime has answered: the page's own check could disagree with the runtime's, and a
+ * "needs WebGPU" warning must never show before the check that decides it.
  */
 export function useGpuSupport(models: ModelsStore): GpuSupport {
-  const { status } = useStore(models);
+  const { status, loaded } = useStore(models);
   const [local, setLocal] = useState<GpuSupport>({ usable: undefined, reason: null });
   useEffect(() => {
-    if (status) return;
+    if (status || !loaded) return;
     const gpu = (navigator as Navigator & { gpu?: { requestAdapter(): Promise<unknown> } }).gpu;
     if (!gpu) return setLocal({ usable: false, reason: NO_API });
     let live = true;
@@ -30,6 +34,7 @@ export function useGpuSupport(models: ModelsStore): GpuSupport {
     return () => {
       live = false;
     };
-  }, [status]);
-  return status ? { usable: status.gpu.usable, reason: status.gpu.reason } : local;
+  }, [status, loaded]);
+  if (status) return { usable: status.gpu.usable, reason: status.gpu.reason, software: status.gpu.usable && status.gpu.fallbackAdapter === true };
+  return loaded ? local : { usable: undefined, reason: null };
 }

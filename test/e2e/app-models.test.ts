@@ -89,23 +89,27 @@ test('download from a same-origin mirror: progress, cancel, then a failure that 
   expect(await dialog.locator('li.model[data-model-id="test-scripted"]').innerText()).toContain('test');
   expect(await dialog.getByRole('note', { name: 'WebGPU not available' }).count()).toBe(0);
 
-  await row.getByRole('button', { name: 'Download' }).click();
+  // One main action per row: "Use" on a model that is not downloaded chooses it and starts its download.
+  await row.getByRole('button', { name: 'Use Qwen3 0.6B', exact: true }).click();
   const progress = row.locator('[data-download-progress]');
   await progress.waitFor();
   expect(await progress.locator('progress').getAttribute('max')).toBe('1');
-  expect(await progress.locator('.progress-text').innerText()).toMatch(/^\d+% — Fetching Qwen3 0\.6B/);
+  expect(await progress.locator('.progress-text').innerText()).toMatch(/^Downloading · \d+%/);
   await screenshot(page, 'desktop-models-downloading');
-  await row.getByRole('button', { name: 'Cancel download' }).click();
+  await row.getByRole('button', { name: 'Cancel the download of Qwen3 0.6B' }).click();
   await progress.waitFor({ state: 'detached' });
   expect(await row.getByRole('alert').count()).toBe(0);
-  await row.getByRole('button', { name: 'Download' }).waitFor();
+  await row.getByRole('button', { name: 'Download Qwen3 0.6B' }).waitFor();
   await poll(() => page.evaluate(async () => ((await (await fetch('/v1/local/status')).json()) as { loading: unknown }).loading)).toBeNull();
 
   release();
-  await row.getByRole('button', { name: 'Download' }).click();
+  await row.getByRole('button', { name: 'Download Qwen3 0.6B' }).click();
   const error = row.getByRole('alert');
   await error.waitFor({ timeout: 30_000 });
-  expect(await error.innerText()).toContain(`corrupt or not a model file (${app.mirrorUrl}qwen/${mirror.paths.library})`);
+  // One plain sentence with Retry; the file's URL is in the folded details.
+  expect(await error.locator('> p').innerText()).toMatch(/^A file of Qwen3 0\.6B from 127\.0\.0\.1:\d+ is damaged or not a model file\./);
+  await error.getByRole('button', { name: 'Retry' }).waitFor();
+  expect(await error.locator('.failure-details').textContent()).toContain(`corrupt or not a model file (${app.mirrorUrl}qwen/${mirror.paths.library})`);
   expect(await row.innerText()).toContain('Not downloaded');
   await context.close();
 });

@@ -26,7 +26,9 @@ test('status says why no model can run: no adapter, with what to do', async () =
   const status = await page.evaluate(async () => (await fetch('/v1/local/status')).json());
   expect(status.gpu).toMatchObject({ usable: false, shaderF16: false, cause: 'no_adapter' });
   expect(status.gpu.reason).toContain('no GPU adapter is available');
-  expect(status.gpu.reason).toContain('--enable-unsafe-webgpu');
+  // Said to a visitor: what they can change, never a browser flag (those are in the README).
+  expect(status.gpu.reason).toContain('hardware acceleration');
+  expect(status.gpu.reason).not.toMatch(/--enable|chrome:\/\/|headless/);
   // The catalog is still listed (the UI shows it, disabled, with the reason).
   const models = await page.evaluate(async () => (await fetch('/v1/models')).json());
   expect(models.data.map((m: { id: string }) => m.id)).toContain(QWEN);
@@ -45,9 +47,9 @@ test('a response for a catalog model fails with the actionable reason', async ()
     return { types, error, stored: { status: stored.status, error: stored.error } };
   }, QWEN);
   expect(result.types).toEqual(['response.created', 'response.in_progress', 'response.failed']);
-  expect(result.error!.message).toMatch(/^Models cannot run in this browser: WebGPU is present but no GPU adapter is available\. Open chrome:\/\/gpu/);
+  expect(result.error!.message).toMatch(/^This model needs the GPU \(WebGPU\), which this browser can't use: WebGPU is present but no GPU adapter is available\. The GPU may be blocked/);
   expect(result.stored.status).toBe('failed');
-  expect(result.stored.error!.message).toContain('Models cannot run in this browser');
+  expect(result.stored.error!.message).toContain("This model needs the GPU (WebGPU)");
 });
 
 test('a model download is refused with webgpu_unavailable, and nothing was fetched', async () => {
@@ -61,7 +63,8 @@ test('a model download is refused with webgpu_unavailable, and nothing was fetch
   }, QWEN);
   expect(events).toHaveLength(1);
   expect(events[0]).toMatchObject({ type: 'error', error: { code: 'webgpu_unavailable', type: 'server_error' } });
-  expect(events[0]!.error!.message).toContain('--enable-unsafe-webgpu');
+  expect(events[0]!.error!.message).toContain('the CPU models work without a GPU');
+  expect(events[0]!.error!.message).not.toContain('--enable');
   // blob: URLs (the Python sandbox frame starts its code from one) never leave the browser.
   expect(requested.filter((url) => !url.startsWith(e2e.app.origin) && !url.startsWith('blob:'))).toEqual([]);
 });

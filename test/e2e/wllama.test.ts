@@ -426,12 +426,13 @@ test('the model picker downloads a CPU model and deletes it again', async () => 
     const row = dialog.locator('li.model[data-model-id="test-tiny-llama"]');
     await row.waitFor();
     expect(await row.innerText()).toContain('Not downloaded');
-    await row.getByRole('button', { name: 'Download' }).click();
+    // The catalog's label, not the raw id; "Use" downloads a model that is not here yet.
+    await row.getByRole('button', { name: 'Use Tiny random llama (test)', exact: true }).click();
     await row.getByText('Loaded', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await row.getByRole('alert').count()).toBe(0);
-    await row.getByRole('button', { name: 'Delete from cache' }).click();
+    await row.getByRole('button', { name: 'Delete Tiny random llama (test) from the cache' }).click();
     await row.getByText('Not downloaded', { exact: true }).waitFor();
-    await row.getByRole('button', { name: 'Download' }).waitFor();
+    await row.getByRole('button', { name: 'Download Tiny random llama (test)' }).waitFor();
   } finally {
     await other.context().close();
   }

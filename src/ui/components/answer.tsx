@@ -92,7 +92,7 @@ function OutputItemView({ item, streaming, running, approvals }: { item: Respons
     case 'compaction':
       return <p className="compaction-note">Earlier messages were summarized by the model to fit its context window.</p>;
     default:
-      return <pre className="function-args">{JSON.stringify(item, null, 2)}</pre>;
+      return <pre className="function-args" tabIndex={0}>{JSON.stringify(item, null, 2)}</pre>;
   }
 }
 
@@ -105,9 +105,16 @@ function statusNote(turn: Turn): string | null {
     case 'cancelled':
       return 'Stopped.';
     case 'incomplete':
-      return turn.incompleteReason === 'max_output_tokens'
-        ? 'Cut off: the answer reached the maximum output tokens (see Settings).'
-        : 'The answer is incomplete (the connection was lost or the tool rounds ran out).';
+      switch (turn.incompleteReason) {
+        case 'max_output_tokens':
+          return 'Cut off: the answer reached the Maximum output tokens set in Settings.';
+        case 'context_window':
+          return 'Cut off: the conversation filled the model’s context window. Start a new chat to continue with room to spare.';
+        case 'content_filter':
+          return 'Cut off by a content filter.';
+        default:
+          return 'The answer is incomplete (the connection was lost or the tool rounds ran out).';
+      }
     default:
       return null;
   }

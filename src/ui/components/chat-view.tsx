@@ -6,6 +6,7 @@ import { useStore } from '../external-store';
 import { Answer } from './answer';
 import { EmptyState } from './empty-state';
 import { Icon } from './icons';
+import { ModelLoadCard } from './load-card';
 
 function UserMessage({ turn, editable, onEdit }: { turn: Turn; editable: boolean; onEdit: (text: string) => void }) {
   const [editing, setEditing] = useState(false);
@@ -91,7 +92,7 @@ function CopyButton({ text }: { text: string }) {
 }
 
 export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels: () => void }) {
-  const { chat, settings: settingsStore } = useServices();
+  const { chat, models, settings: settingsStore } = useServices();
   const state = useStore(chat);
   const settings = useStore(settingsStore);
   const conversation = state.conversations.find((c) => c.id === state.activeId) ?? null;
@@ -102,12 +103,16 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
   const stick = useRef(true);
   const busy = state.running !== null;
   const runningHere = busy && state.running?.conversationId === conversation?.id;
-  const canSend = ready && !busy && settings.model !== null && draft.trim().length > 0;
+  /** A message held back until its model has downloaded. */
+  const [waiting, setWaiting] = useState<string | null>(null);
+  const canSend = ready && !busy && waiting === null && settings.model !== null && draft.trim().length > 0;
 
-  // Keep the newest text in view while streaming, unless the reader scrolled up.
+  const turnCount = conversation?.turns.length ?? 0;
+  // Keep the newest text in view while streaming, unless the reader scrolled up. The welcome
+  // screen (no turns yet) is read from its top: on a short window it must not open scrolled down.
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
+    if (el && stick.current && turnCount > 0) el.scrollTop = el.scrollHeight;
   });
   useEffect(() => {
     stick.current = true;
@@ -129,7 +134,18 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
     const text = draft;
     setDraft('');
     stick.current = true;
-    void chat.send(text);
+    // A model that is not downloaded yet is downloaded first, through the models store, so the
+    // same progress card shows it; the message goes once the model is ready (a response
+    // started now would queue a second load of the same model behind the first).
+    const model = settings.model;
+    if (model && models.cached(model) === false) {
+      setWaiting(text);
+      void models.download(model).then((ok) => {
+        setWaiting(null);
+        if (ok) void chat.send(text);
+        else setDraft((current) => current || text);
+      });
+    } else void chat.send(text);
     // Focus stays in the composer: the next message can be typed right away.
     inputRef.current?.focus();
   };
@@ -207,6 +223,7 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
           </ol>
         )}
       </div>
+      <ModelLoadCard modelId={settings.model} note={waiting !== null ? 'Your message is sent as soon as the model is ready.' : null} />
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>

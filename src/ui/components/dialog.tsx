@@ -26,12 +26,13 @@ export function Dialog({ open, title, onClose, children, wide = false }: { open:
       }}
     >
       <div className="dialog-box">
-        <header className="dialog-head">
+        {/* Not a <header>: outside <main> that would be a second banner landmark beside the top bar. */}
+        <div className="dialog-head">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="icon-button" onClick={onClose} aria-label={`Close ${title}`}>
             <Icon name="close" />
           </button>
-        </header>
+        </div>
         <div className="dialog-body">{open ? children : null}</div>
       </div>
     </dialog>

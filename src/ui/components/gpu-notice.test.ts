@@ -32,3 +32,13 @@ test('the CPU models say how many threads they run on, and why only one when the
   expect(html).toContain('The CPU models still work here, more slowly.');
   expect(html).toContain(`CPU models: ${reason}`);
 });
+
+test('a software-only WebGPU (SwiftShader) says why the CPU models are suggested', () => {
+  const html = render({ gpu: { usable: true, reason: null, software: true }, cpuModels: true, cpu: { usable: true, reason: null } });
+  expect(html).toContain('software emulation');
+  expect(html).toContain('The CPU models are suggested instead');
+});
+
+test('nothing while the check is still running', () => {
+  expect(render({ gpu: { usable: undefined, reason: null }, cpuModels: true })).toBe('');
+});

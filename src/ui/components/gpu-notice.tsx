@@ -6,6 +6,15 @@ const GENERIC_ADVICE =
 
 /** Said plainly, with what to do about it (the details fold away: on a phone they fill the screen). */
 export function GpuNotice({ gpu, cpuModels, cpu, isolation }: { gpu: GpuSupport; cpuModels: boolean; cpu?: CpuStatus | undefined; isolation?: IsolationStatus | undefined }) {
+  if (gpu.usable && gpu.software && cpuModels && cpu?.usable !== false)
+    return (
+      <div className="notice" role="note" aria-label="Software GPU only">
+        <p>
+          <strong>This device’s WebGPU is a software emulation, not a graphics card,</strong> so GPU models would take minutes per word
+          here. The CPU models are suggested instead: they run on this device’s processor at a usable speed.
+        </p>
+      </div>
+    );
   if (gpu.usable !== false) return null;
   const cpuBlocked = cpuModels && cpu?.usable === false;
   // Why the CPU models run on one thread here (the page is not cross-origin isolated).

@@ -11,7 +11,7 @@ export function MarkdownView({ text, streaming = false }: { text: string; stream
 export function CodeView({ code, language }: { code: string; language?: string }) {
   const html = useMemo(() => highlight(code, language), [code, language]);
   return (
-    <pre className="code-block">
+    <pre className="code-block" tabIndex={0}>
       <code className="hljs" dangerouslySetInnerHTML={{ __html: html }} />
     </pre>
   );

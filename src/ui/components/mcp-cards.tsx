@@ -64,12 +64,12 @@ export function McpCallCard({ call }: { call: McpCall }) {
         </span>
         <span className={`tool-status status-${status}`}>{CALL_STATUS[status] ?? status}</span>
       </header>
-      <pre className="function-args" aria-label="Arguments">
+      <pre className="function-args" aria-label="Arguments" tabIndex={0}>
         {prettyArguments(call.arguments)}
       </pre>
       {error && <p className="mcp-error">{error}</p>}
       {call.output != null && (
-        <pre className="tool-logs" aria-label="Output">
+        <pre className="tool-logs" aria-label="Output" tabIndex={0}>
           {call.output || '(no output)'}
         </pre>
       )}
@@ -104,7 +104,7 @@ export function McpApprovalCard({
           {open ? 'Waiting for your approval' : decision ? 'Approved' : 'Denied'}
         </span>
       </header>
-      <pre className="function-args" aria-label="Arguments">
+      <pre className="function-args" aria-label="Arguments" tabIndex={0}>
         {prettyArguments(request.arguments)}
       </pre>
       {open && onDecide && (

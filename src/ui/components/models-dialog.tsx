@@ -7,13 +7,13 @@ import { useEffect } from 'react';
 import type { ModelEntry } from '../api';
 import { useServices } from '../app-context';
 import { useStore } from '../external-store';
-import { describeProgress, formatBytes } from '../format';
+import { formatBytes } from '../format';
 import { modelName, visibleModels } from '../model-names';
-import type { Download } from '../models-store';
 import { needsGpu } from '../suggest-model';
-import { useGpuSupport } from '../use-gpu';
+import { useGpuSupport, type GpuSupport } from '../use-gpu';
 import { Dialog } from './dialog';
 import { GpuNotice } from './gpu-notice';
+import { LoadFailureView, LoadProgressView } from './load-card';
 
 function Storage() {
   const { models } = useServices();
@@ -34,40 +34,40 @@ function Storage() {
   );
 }
 
-function ProgressView({ id, download }: { id: string; download: Download }) {
-  const text = describeProgress(download.first, download.latest);
-  return (
-    <div className="download-progress" data-download-progress={id}>
-      <progress max={1} value={download.latest.progress} aria-label={`Download of ${modelName(id)}`} aria-valuetext={text} />
-      <p className="progress-text" aria-live="polite">
-        <span className="progress-numbers">{text}</span>
-        {download.text && <span className="muted"> — {download.text}</span>}
-      </p>
-    </div>
-  );
+/**
+ * Whether a model belongs under "Runs on this device" rather than "Needs a GPU": GPU models
+ * only with a real (not software) WebGPU adapter. A CPU model the browser cannot run (no
+ * 64-bit WebAssembly) stays with the CPU models, marked and disabled: a GPU would not help it.
+ */
+function runsHere(model: ModelEntry, gpu: GpuSupport): boolean {
+  return !needsGpu(model) || (gpu.usable === true && !gpu.software);
 }
 
-function ModelRow({ model, selected, gpuUsable, onUse }: { model: ModelEntry; selected: boolean; gpuUsable: boolean | undefined; onUse: () => void }) {
+function ModelRow({ model, selected, gpu, onUse }: { model: ModelEntry; selected: boolean; gpu: GpuSupport; onUse: () => void }) {
   const { models } = useServices();
   const state = useStore(models);
   const local = state.status?.models.find((m) => m.id === model.id);
   const download = state.downloads[model.id];
   const failure = state.failures[model.id];
   const managed = state.status !== null;
+  const name = modelName(model);
   // CPU models where the runtime says WebAssembly cannot run them (no memory64).
   const cpuBlocked = model.engine === 'wllama' && state.status?.cpu.usable === false;
+  // A GPU model without WebGPU cannot start here at all (a software adapter still can, slowly).
+  const gpuBlocked = needsGpu(model) && gpu.usable === false;
   const cachedLabel = local?.loaded ? 'Loaded' : local?.cached ? 'Downloaded' : local ? 'Not downloaded' : null;
+  const blocked = gpuBlocked || cpuBlocked;
   return (
-    <li className={selected ? 'model selected' : 'model'} data-model-id={model.id} aria-label={modelName(model)}>
+    <li className={selected ? 'model selected' : 'model'} data-model-id={model.id} aria-label={name}>
       <div className="model-main">
         <div className="model-title">
-          <strong>{modelName(model)}</strong>
+          <strong>{name}</strong>
           {model.hidden && <span className="tag">test</span>}
           {selected && <span className="tag accent">In use</span>}
           {cachedLabel && <span className={local?.cached ? 'tag ok' : 'tag'}>{cachedLabel}</span>}
-          {gpuUsable === false && needsGpu(model) && <span className="tag warn">needs WebGPU</span>}
+          {gpuBlocked && <span className="tag warn">needs a GPU</span>}
+          {needsGpu(model) && gpu.software && <span className="tag warn">very slow here</span>}
           {cpuBlocked && <span className="tag warn">needs 64-bit WebAssembly</span>}
-          {model.recommended && gpuUsable === false && !cpuBlocked && <span className="tag ok">runs here</span>}
         </div>
         <div className="model-facts">
           {model.download_bytes ? <span>{formatBytes(model.download_bytes)} download</span> : null}
@@ -77,31 +77,26 @@ function ModelRow({ model, selected, gpuUsable, onUse }: { model: ModelEntry; se
           {model.capabilities?.reasoning && <span>reasoning</span>}
           <span className="muted model-id">{model.id}</span>
         </div>
-        {download && <ProgressView id={model.id} download={download} />}
-        {failure && (
-          <p className="row-error" role="alert">
-            {failure}
-          </p>
-        )}
+        {download && <LoadProgressView id={model.id} label={name} download={download} />}
+        {failure && !download && <LoadFailureView label={name} failure={failure} onRetry={() => void models.download(model.id)} />}
       </div>
       <div className="model-actions">
-        {!selected && (
-          <button type="button" className="primary" onClick={onUse}>
-            Use
-          </button>
-        )}
-        {managed && local && !local.cached && !download && (
-          <button type="button" onClick={() => void models.download(model.id)}>
-            Download
-          </button>
-        )}
-        {download && (
-          <button type="button" onClick={() => models.cancel(model.id)}>
+        {/* One main action: use it (which downloads it when needed), or cancel its download. */}
+        {download ? (
+          <button type="button" onClick={() => models.cancel(model.id)} aria-label={`Cancel the download of ${name}`}>
             Cancel download
           </button>
-        )}
+        ) : !selected ? (
+          <button type="button" className="primary" onClick={onUse} disabled={blocked} aria-label={`Use ${name}`}>
+            Use
+          </button>
+        ) : managed && local && !local.cached && !failure ? (
+          <button type="button" className="primary" onClick={() => void models.download(model.id)} aria-label={`Download ${name}`} disabled={blocked}>
+            Download
+          </button>
+        ) : null}
         {managed && local?.cached && !download && (
-          <button type="button" className="danger" onClick={() => void models.deleteCached(model.id)}>
+          <button type="button" className="link-button danger" onClick={() => void models.deleteCached(model.id)} aria-label={`Delete ${name} from the cache`}>
             Delete from cache
           </button>
         )}
@@ -121,6 +116,22 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   // The models this device runs best (the server marks them) first; otherwise the server's order.
   const listed = visibleModels(state.models, testModels);
   const list = [...listed.filter((m) => m.recommended), ...listed.filter((m) => !m.recommended)];
+  const groups = [
+    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => runsHere(m, gpu)) },
+    {
+      key: 'gpu',
+      title: 'Needs a GPU',
+      note:
+        gpu.usable === false
+          ? 'These run on a graphics card through WebGPU, which this browser can’t use here.'
+          : gpu.software
+            ? 'This device has only a software WebGPU: these would work, at minutes per word.'
+            : gpu.usable === undefined
+              ? 'Checking whether this browser can use the GPU…'
+              : null,
+      models: list.filter((m) => !runsHere(m, gpu)),
+    },
+  ];
   return (
     <Dialog open={open} title="Models" onClose={onClose} wide>
       <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} cpu={state.status?.cpu} isolation={state.status?.isolation} />
@@ -142,21 +153,30 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
       )}
       {!state.loaded && <p className="muted">Loading the catalog…</p>}
       {state.loaded && list.length === 0 && <p>No models are available in this runtime.</p>}
-      <ul className="model-list" aria-label="Available models">
-        {list.map((model) => (
-          <ModelRow
-            key={model.id}
-            model={model}
-            selected={settings.model === model.id}
-            gpuUsable={gpu.usable}
-            onUse={() => {
-              settingsStore.update({ model: model.id });
-              // Choosing a model that is not here yet starts its download, with progress.
-              if (state.status && models.cached(model.id) === false) void models.download(model.id);
-            }}
-          />
-        ))}
-      </ul>
+      {groups.map(
+        (group) =>
+          group.models.length > 0 && (
+            <section key={group.title} className="model-group" aria-labelledby={`model-group-${group.key}`}>
+              <h3 id={`model-group-${group.key}`}>{group.title}</h3>
+              {group.note && <p className="muted">{group.note}</p>}
+              <ul className="model-list">
+                {group.models.map((model) => (
+                  <ModelRow
+                    key={model.id}
+                    model={model}
+                    selected={settings.model === model.id}
+                    gpu={gpu}
+                    onUse={() => {
+                      settingsStore.update({ model: model.id });
+                      // Choosing a model that is not here yet starts its download, with progress.
+                      if (state.status && models.cached(model.id) === false) void models.download(model.id);
+                    }}
+                  />
+                ))}
+              </ul>
+            </section>
+          ),
+      )}
     </Dialog>
   );
 }

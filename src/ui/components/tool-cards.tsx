@@ -29,7 +29,7 @@ export function CodeInterpreterCard({ call }: { call: ResponseCodeInterpreterToo
       <CodeView code={call.code ?? ''} language="python" />
       {call.outputs?.map((output, i) =>
         output.type === 'logs' ? (
-          <pre key={i} className="tool-logs" aria-label="Output">
+          <pre key={i} className="tool-logs" aria-label="Output" tabIndex={0}>
             {output.logs || '(no output)'}
           </pre>
         ) : output.url.startsWith('data:image/') ? (
@@ -120,7 +120,7 @@ export function FunctionCallView({ call }: { call: ResponseFunctionToolCall }) {
       <p>
         Function call <code>{call.name}</code> <span className="muted">({call.call_id})</span>
       </p>
-      <pre className="function-args">{prettyArguments(call.arguments)}</pre>
+      <pre className="function-args" tabIndex={0}>{prettyArguments(call.arguments)}</pre>
     </section>
   );
 }
