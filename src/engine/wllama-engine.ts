@@ -54,6 +54,7 @@ import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
 import { LoadReports } from './load-reports';
 import { cpuEngineUnsupported } from './wasm-support';
+import { probeWasm, quotaEstimate } from './wllama-load-diagnostics';
 import { Codes } from '../shared/error-codes';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
@@ -382,7 +383,7 @@ export class WllamaEngine implements Engine {
         clearTimeout(timer);
         timer = setTimeout(() => {
           if (!downloaded) return fail(downloadStalled(model, url, this.loadTimeoutMs, loadedBytes));
-          void this.probeWasm().then((problem) => fail(engineStartTimeout(model, this.wasmUrl, this.loadTimeoutMs, problem)));
+          void probeWasm(this.wasmUrl, this.fetchFn).then((problem) => fail(engineStartTimeout(model, this.wasmUrl, this.loadTimeoutMs, problem)));
         }, this.loadTimeoutMs);
       };
       const onAbort = () => fail(abortReason(signal));
@@ -427,33 +428,9 @@ export class WllamaEngine implements Engine {
         .catch(async (err: unknown) => {
           if (settled) return;
           if (signal.aborted) return fail(abortReason(signal));
-          const storage = await this.storageEstimate(err);
+          const storage = await quotaEstimate(err);
           fail(wllamaLoadError(err, { model, url, downloadBytes: entry.downloadBytes, downloaded, storage }));
         });
     });
   }
-
-  /** What is wrong with `wasmUrl`, in a few words, or null when it answers fine. */
-  private async probeWasm(): Promise<string | null> {
-    const fetchFn = this.fetchFn ?? (typeof fetch === 'function' ? fetch : null);
-    if (!fetchFn) return null;
-    try {
-      const response = await fetchFn(this.wasmUrl, { method: 'HEAD' });
-      return response.ok ? null : `answered HTTP ${response.status}`;
-    } catch (err) {
-      return `could not be fetched (${err instanceof Error ? err.message : String(err)})`;
-    }
-  }
-
-  private async storageEstimate(err: unknown): Promise<{ usageBytes: number; quotaBytes: number } | null> {
-    const quota = (err instanceof Error && err.name === 'QuotaExceededError') || /quota/i.test(String((err as { message?: unknown })?.message ?? err));
-    if (!quota || typeof navigator === 'undefined' || !navigator.storage?.estimate) return null;
-    try {
-      const { usage, quota: total } = await navigator.storage.estimate();
-      return { usageBytes: usage ?? 0, quotaBytes: total ?? 0 };
-    } catch {
-      return null;
-    }
-  }
 }
-

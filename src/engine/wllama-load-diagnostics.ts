@@ -1,0 +1,30 @@
+/**
+ * What a failed wllama load is told with: why its wasm did not start, and how full the
+ * origin's storage was when a download ran out of quota. Kept apart from the engine: they
+ * only read the network and the storage estimate, never the engine's state.
+ */
+type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** What is wrong with `wasmUrl`, in a few words, or null when it answers fine (or cannot be asked). */
+export async function probeWasm(wasmUrl: string, fetchFn: FetchLike | undefined): Promise<string | null> {
+  const fetcher = fetchFn ?? (typeof fetch === 'function' ? fetch : null);
+  if (!fetcher) return null;
+  try {
+    const response = await fetcher(wasmUrl, { method: 'HEAD' });
+    return response.ok ? null : `answered HTTP ${response.status}`;
+  } catch (err) {
+    return `could not be fetched (${err instanceof Error ? err.message : String(err)})`;
+  }
+}
+
+/** The origin's storage use and quota when `err` is a quota error; null otherwise. */
+export async function quotaEstimate(err: unknown): Promise<{ usageBytes: number; quotaBytes: number } | null> {
+  const quota = (err instanceof Error && err.name === 'QuotaExceededError') || /quota/i.test(String((err as { message?: unknown })?.message ?? err));
+  if (!quota || typeof navigator === 'undefined' || !navigator.storage?.estimate) return null;
+  try {
+    const { usage, quota: total } = await navigator.storage.estimate();
+    return { usageBytes: usage ?? 0, quotaBytes: total ?? 0 };
+  } catch {
+    return null;
+  }
+}
