@@ -6,6 +6,13 @@ import { build, defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
+/**
+ * Cross-origin isolation (threads for the CPU engine, Python's interrupt). `require-corp`
+ * isolates in every browser that can be isolated; this app loads nothing of another origin
+ * but CORS fetches (model downloads), which it allows.
+ */
+const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
 /** Every built file but the worker itself, with a content hash: Workbox's precache list. */
 async function precacheManifest(outDir: string): Promise<{ url: string; revision: string }[]> {
   const files = (await readdir(outDir, { recursive: true, withFileTypes: true })).filter((entry) => entry.isFile());
@@ -49,6 +56,6 @@ export default defineConfig({
   build: { target: 'es2022', rolldownOptions: { input: { index: 'index.html', about: 'about.html' } } },
   // Dev: the package's `new URL(…, import.meta.url)` assets must be served from the package.
   optimizeDeps: { exclude: ['local-responses'] },
-  server: { port: 5180, strictPort: true },
-  preview: { port: 5180, strictPort: true },
+  server: { port: 5180, strictPort: true, headers: isolation },
+  preview: { port: 5180, strictPort: true, headers: isolation },
 });

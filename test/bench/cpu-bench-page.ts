@@ -33,10 +33,16 @@ declare global {
   }
 }
 
-/** The built wllama chunk (the one the runtime imports) and wasm, as same-origin paths. */
+/**
+ * The built wllama chunk (the one the runtime imports) and wasm, as same-origin paths. The
+ * chunk sits under `assets/deferred/` (fetched after "Ready", vite.config.ts), the wasm
+ * beside the page's assets; both folders are searched.
+ */
 function wllamaAssets(): { chunk: string; wasm: string } {
-  const files = fs.readdirSync(DIST_ASSETS);
-  const wasm = files.find((f) => /^wllama-.*\.wasm$/.test(f));
+  const files = ['', 'deferred/'].flatMap((dir) =>
+    fs.existsSync(path.join(DIST_ASSETS, dir)) ? fs.readdirSync(path.join(DIST_ASSETS, dir)).map((f) => `${dir}${f}`) : [],
+  );
+  const wasm = files.find((f) => /(^|\/)wllama-.*\.wasm$/.test(f));
   const chunk = files.find((f) => f.endsWith('.js') && /as Wllama\}/.test(fs.readFileSync(path.join(DIST_ASSETS, f), 'utf8')));
   if (!wasm || !chunk) throw new Error(`No wllama chunk/wasm in ${DIST_ASSETS}: run \`LOCAL_RESPONSES_BENCH=1 vite build\` first (npm run bench:cpu does).`);
   return { chunk: `/assets/${chunk}`, wasm: `/assets/${wasm}` };

@@ -65,6 +65,15 @@ describe('the example app, installed from the packed package', () => {
     expect(await first.evaluate(() => window.example!.runtime.isLeader())).toBe(true);
   });
 
+  test('the app is cross-origin isolated (its server and its worker send COOP/COEP), and the runtime says so', async () => {
+    const seen = await first.evaluate(async () => ({
+      isolated: crossOriginIsolated,
+      status: (await (await fetch('/v1/local/status')).json()) as { isolation: { crossOriginIsolated: boolean } },
+    }));
+    expect(seen.isolated).toBe(true);
+    expect(seen.status.isolation.crossOriginIsolated).toBe(true);
+  });
+
   test('a second tab shares the one runtime', async () => {
     const second = await openExample(context);
     expect(await second.evaluate(() => window.example!.runtime.isLeader())).toBe(false);
@@ -82,6 +91,8 @@ describe('the example app, installed from the packed package', () => {
       await expect(page.locator('h1').textContent()).resolves.toBe('About this example');
       await page.goto(`${example.origin}/`);
       await expect(page.locator('h1').textContent()).resolves.toBe('Ask the model in your browser');
+      // Served by the example's worker from its precache, which kept the headers its server sent.
+      expect(await page.evaluate(() => crossOriginIsolated)).toBe(true);
       await page.close();
     } finally {
       await context.setOffline(false);
