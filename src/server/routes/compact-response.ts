@@ -14,12 +14,11 @@ import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { newId } from '../../shared/ids';
-import { chainItems, checkToolOutputs, toConversation } from '../chain-history';
+import { checkToolOutputs, toConversation } from '../chain-history';
 import { compactionItem, summarize, withEngine } from '../compaction';
 import { windowConversation } from '../compaction-window';
-import { normalizeInput } from '../normalize-input';
+import { readRequestContext } from '../request-context';
 import { lookupModel, type ServedModel, type ServerState } from '../server-state';
-import { conversationHistory } from './create-response';
 import { readJsonBody } from './read-json';
 
 /** At most this many user messages are considered for keeping (each costs a count). */
@@ -51,21 +50,7 @@ export async function compactResponse(state: ServerState, httpRequest: Request):
 
 /** The context the request names: the conversation's items or the chain's, then the input. */
 async function windowOf(state: ServerState, request: CompactRequest): Promise<StoredItem[]> {
-  const conversation = request.conversation;
-  const conversationId = conversation === undefined || conversation === null ? null : typeof conversation === 'string' ? conversation : conversation.id;
-  if (conversationId !== null && request.previous_response_id)
-    throw invalidRequest(
-      "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.",
-      null,
-      Codes.mutuallyExclusiveParameters,
-    );
-  const history = conversationId !== null ? await conversationHistory(state, conversationId) : await chainItems(state.store, request.previous_response_id);
-  const input = await normalizeInput(
-    request.input ?? undefined,
-    (id) => state.store.findItem(id),
-    (id, sealed, param) => state.sealer.open(id, sealed, param),
-    (sealed, param) => state.compactions.open(sealed, param),
-  );
+  const { history, input } = await readRequestContext(state, request);
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input' (or 'previous_response_id', or 'conversation'): there is nothing to compact.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);

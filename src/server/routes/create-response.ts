@@ -5,9 +5,9 @@ import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import { isWebSearch } from '../builtin-functions';
 import { checkAllowedTools } from '../allowed-tools';
-import { chainItems, checkToolOutputs } from '../chain-history';
+import { checkToolOutputs } from '../chain-history';
 import { windowConversation } from '../compaction-window';
-import { normalizeInput } from '../normalize-input';
+import { readRequestContext } from '../request-context';
 import { initialResponse } from '../response-factory';
 import { ResponseRun } from '../response-run';
 import { buildRunPlan, type RunPlan } from '../run-plan';
@@ -22,7 +22,6 @@ import { readJsonBody } from './read-json';
 import type { ConversationItem } from '../../chat/chat-format';
 import { truncateToFit } from '../truncate-conversation';
 import { autoCompact } from '../auto-compaction';
-import { conversationNotFound } from './conversations';
 import { pruneSoon } from './local-storage';
 import { Codes } from '../../shared/error-codes';
 
@@ -54,20 +53,7 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   checkToolChoice(request);
   checkBuiltinTools(state, request);
 
-  const conversationId = conversationIdOf(request);
-  if (conversationId !== null && request.previous_response_id)
-    throw invalidRequest(
-      "Mutually exclusive parameters: Ensure you are only providing one of: 'previous_response_id' or 'conversation'.",
-      null,
-      Codes.mutuallyExclusiveParameters,
-    );
-  const history = conversationId !== null ? await conversationHistory(state, conversationId) : await chainItems(state.store, request.previous_response_id);
-  const input = await normalizeInput(
-    request.input,
-    (id) => state.store.findItem(id),
-    (id, sealed, param) => state.sealer.open(id, sealed, param),
-    (sealed, param) => state.compactions.open(sealed, param),
-  );
+  const { conversationId, history, input } = await readRequestContext(state, request);
   if (history.length === 0 && input.length === 0)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
@@ -162,29 +148,6 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   }
   if (background) return Response.json(await sealResponse(presentResponse(run.snapshot(), include), include, state.sealer));
   return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
-}
-
-export function conversationIdOf(request: CreateResponseRequest): string | null {
-  const { conversation } = request;
-  if (conversation === undefined || conversation === null) return null;
-  return typeof conversation === 'string' ? conversation : conversation.id;
-}
-
-/**
- * A conversation's items, the context of its next turn (one range read). A turn still
- * running would append after this one's context was read: the conversation is locked until it ends.
- */
-export async function conversationHistory(state: ServerState, id: string): Promise<StoredItem[]> {
-  for (const run of state.runs.values())
-    if (run.conversationId === id)
-      throw invalidRequest(
-        `Another response (${run.id}) is currently running in conversation '${id}'. Wait for it to finish (or cancel it), then send this turn again.`,
-        'conversation',
-        Codes.conversationLocked,
-      );
-  const items = await state.store.conversationItems(id);
-  if (!items) throw conversationNotFound(id, 'conversation');
-  return items;
 }
 
 function checkToolChoice(request: CreateResponseRequest): void {
