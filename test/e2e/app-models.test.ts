@@ -14,7 +14,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { writeWebLlmMirror, type WebLlmMirror } from '../fixtures/webllm-mirror';
 import { serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
 import { CHROMIUM_ARGS, configureRuntime } from '../support/browser';
-import { DESKTOP, openChat, poll, screenshot } from './app-support';
+import { DESKTOP, openChat, poll, screenshot, holdMirrorDownloads } from './app-support';
 
 const QWEN = 'Qwen3-0.6B-q4f16_1-MLC';
 
@@ -74,12 +74,7 @@ test('first visit without WebGPU: says so plainly, suggests a model this device 
 test('download from a same-origin mirror: progress, cancel, then a failure that names the file', async () => {
   const context = await gpu.newContext({ viewport: DESKTOP });
   // Holds the model library back so the download stays in progress long enough to cancel.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route('**/test-mirror/**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdMirrorDownloads(context);
   await configureRuntime(context, app.origin, { modelBase: '/test-mirror/qwen/' });
   const page = await openChat(context, app.origin);
   await page.getByRole('button', { name: 'test scripted' }).click();

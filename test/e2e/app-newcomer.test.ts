@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { writeWebLlmMirror } from '../fixtures/webllm-mirror';
 import { serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
 import { CHROMIUM_ARGS, configureRuntime } from '../support/browser';
-import { DESKTOP, PHONE, openChat, screenshot, script, send, waitForAnswer } from './app-support';
+import { DESKTOP, PHONE, openChat, screenshot, script, send, waitForAnswer, holdMirrorDownloads } from './app-support';
 
 const QWEN = 'Qwen3-0.6B-q4f16_1-MLC';
 const axeSource = (createRequire(import.meta.url)('axe-core') as { source: string }).source;
@@ -169,12 +169,7 @@ test('first visit: "Download and use it" becomes the progress card; huggingface.
 test('a download shows on the main screen with percent and Cancel, a waiting message shows the same card, and a failed one offers Retry', async () => {
   const context = await gpu.newContext({ viewport: DESKTOP });
   // Holds the model library back so the download stays in progress until the test lets it go.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await context.route('**/test-mirror/**/*.wasm', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdMirrorDownloads(context);
   await configureRuntime(context, app.origin, { modelBase: '/test-mirror/qwen/' });
   const page = await openChat(context, app.origin);
   await page.locator('button.model-button').click();

@@ -69,3 +69,17 @@ export async function waitForAnswer(page: Page, status = 'completed'): Promise<v
 export function poll<T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) {
   return expect.poll(fn, { timeout: 15_000, ...options });
 }
+
+/**
+ * Holds back the mirror's model library (`*.wasm` under `/test-mirror/`) in `context`, so a
+ * download stays in progress until the returned function lets it go.
+ */
+export async function holdMirrorDownloads(context: BrowserContext): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await context.route('**/test-mirror/**/*.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
