@@ -12,22 +12,24 @@
  */
 import type { CreateResponseRequest } from '../protocol/create-request';
 import type { Compaction, StoredItem } from '../protocol/output-items';
-import { compactionItem, summarize, summaryBudget, withEngine, type CompactionUsage } from './compaction';
+import { compactionItem, summarize, summaryBudget, withEngine } from './compaction';
 import { newestTurnStart, windowConversation } from './compaction-window';
 import type { RunPlan } from './run-plan';
 import type { ServedModel, ServerState } from './server-state';
 import type { ConversationItem } from '../chat/chat-format';
 
 export interface AutoCompacted {
+  /** The plan from the summary and the newest turn; `plan.compaction` is the item and what writing it cost. */
   plan: RunPlan;
   promptTokens: number;
-  compaction: { item: Compaction; usage: CompactionUsage };
 }
 
 interface Prepared {
   request: CreateResponseRequest;
   model: ServedModel;
   window: StoredItem[];
+  /** The whole window's prompt in the model's tokens, before any truncation. */
+  untruncatedTokens: number;
   planFor(conversation: readonly ConversationItem[]): RunPlan;
 }
 
@@ -40,13 +42,13 @@ export function compactionThreshold(request: CreateResponseRequest, contextWindo
 
 /** The request's plan after compacting its older items, or null when it need not (or cannot) compact. */
 export async function autoCompact(state: ServerState, prepared: Prepared, signal: AbortSignal): Promise<AutoCompacted | null> {
-  const { request, model, window, planFor } = prepared;
+  const { request, model, window, untruncatedTokens, planFor } = prepared;
   const threshold = compactionThreshold(request, model.info.context_window);
   if (threshold === null) return null;
   const open = (item: Compaction) => state.compactions.open(item.encrypted_content, 'input');
   const count = (plan: RunPlan) => model.engine.countTokens(model.info.id, plan.input);
-  // Counted untruncated: `truncation: "auto"` may have dropped turns a compaction should summarize.
-  if ((await count(planFor(await windowConversation(window, open)))) <= threshold) return null;
+  // Counted untruncated (by prepareRequest): `truncation: "auto"` may have dropped turns a compaction should summarize.
+  if (untruncatedTokens <= threshold) return null;
 
   const start = newestTurnStart(window);
   const older = window.slice(0, start);
@@ -57,5 +59,5 @@ export async function autoCompact(state: ServerState, prepared: Prepared, signal
   const { summary, usage } = await withEngine(model, signal, () => summarize(model, covered, signal));
   const item = await compactionItem(state, summary, window.length - start);
   const plan = planFor(await windowConversation([...window, item], open));
-  return { plan: { ...plan, compaction: { item, usage } }, promptTokens: await count(plan), compaction: { item, usage } };
+  return { plan: { ...plan, compaction: { item, usage } }, promptTokens: await count(plan) };
 }

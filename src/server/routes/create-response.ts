@@ -34,6 +34,8 @@ export interface PreparedRequest {
   plan: RunPlan;
   /** The plan's first-round input in the model's tokens (`Engine.countTokens`). */
   promptTokens: number;
+  /** The same before `truncation: "auto"` dropped any turns (what compaction decides on). */
+  untruncatedTokens: number;
   /** History and new input as stored items, oldest first (what a compaction covers). */
   window: StoredItem[];
   /** Plans the run for another rendering of the conversation (after compaction). */
@@ -66,13 +68,14 @@ export async function prepareRequest(state: ServerState, httpRequest: Request): 
   const planFor = (items: readonly ConversationItem[]) =>
     buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, ...(conversationId !== null ? { conversationInput: input } : {}) });
   let plan = planFor(conversation);
-  let promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  const untruncatedTokens = await model.engine.countTokens(model.info.id, plan.input);
+  let promptTokens = untruncatedTokens;
   if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
     const measure = (items: ConversationItem[]) => model.engine.countTokens(model.info.id, planFor(items).input);
     plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
     promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   }
-  return { request, model, input, window, planFor, plan, promptTokens };
+  return { request, model, input, window, planFor, plan, promptTokens, untruncatedTokens };
 }
 
 /** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
