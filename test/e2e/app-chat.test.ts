@@ -273,6 +273,22 @@ test('an answer that tries to load URLs (images, srcset, media, CSS, table backg
     expect(await link.innerText()).toContain(`chart — Open image from ${new URL(web.origin).host}`);
     expect(await link.getAttribute('href')).toBe(at('md-image'));
     expect(await answer.locator('img').count()).toBe(1); // the data: one
+
+    // Reopened from the conversation's items after a reload, with a title any code of the
+    // origin may have set: still nothing loads, and the title is text.
+    await page.evaluate(async (src) => {
+      await window.sdk!.conversations.create({ metadata: { title: `<img src="${src}"> hostile title` } });
+    }, at('title'));
+    await page.reload();
+    await waitForRuntime(page);
+    await page.locator('li.conversation', { hasText: 'hostile title' }).waitFor();
+    expect(await page.locator('li.conversation img').count()).toBe(0);
+    await page.locator('li.conversation', { hasNotText: 'hostile title' }).first().locator('.conversation-open').click();
+    await lastTurn(page).locator('.answer .markdown a.image-link').first().waitFor();
+    await page.waitForFunction(() => Array.from(document.querySelectorAll<HTMLImageElement>('.answer img')).every((img) => img.complete));
+    await page.waitForTimeout(1000);
+    expect(web.requests).toEqual([]);
+    expect(await lastTurn(page).locator('.answer .markdown img').count()).toBe(1);
   } finally {
     await web.close();
   }
