@@ -32,6 +32,10 @@ describe('GGUF catalog', () => {
     }
   });
 
+  it('gives q8_0 KV caches to the models with heads of 64 or 128, never to the tiny test models (16- and 8-wide heads)', () => {
+    expect([...GGUF_CATALOG, ...GGUF_TEST_CATALOG].filter((e) => e.kv_cache === 'q8_0').map((e) => e.id)).toEqual([...GGUF_CATALOG.map((e) => e.id), 'test-bench-llama']);
+  });
+
   it('hides the test models and serves them from the mirror only', () => {
     expect(GGUF_TEST_CATALOG.map((e) => [e.id, e.chat_format, e.file, e.hidden])).toEqual([
       ['test-tiny-llama', 'raw-completion', 'test-tiny-llama.gguf', true],

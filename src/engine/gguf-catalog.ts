@@ -15,9 +15,20 @@
  * it up front, in WebAssembly memory): 4096, as for web-llm, although the models were trained
  * for more. Once a model is loaded the engine reports `min(n_ctx, n_ctx_train)` instead.
  *
+ * `kv_cache: 'q8_0'` stores the KV cache as 8-bit blocks instead of f16. In WebAssembly that
+ * is the fast one: f16 has no hardware conversion there, so attention over an f16 cache
+ * converts every key and value it reads, and decoding slows as the context fills (with
+ * ~2,000 tokens of context, 100M-parameter bench model, 2 threads: 6.4 tokens/s with f16,
+ * 21 with q8_0; a prompt of that length prefills ~18% slower). It also halves the cache's
+ * memory. llama.cpp's q8_0 blocks are 32 wide and it does not check the model against them:
+ * set it only for models whose attention head size is a multiple of 32 (a 16-wide head
+ * loads, then crashes the wasm on the first token). The catalog's models have heads of 64
+ * (Qwen2.5 0.5B, SmolLM2, Llama 3.2) or 128 (Qwen3, Qwen2.5 1.5B).
+ *
  * Ids end in `-GGUF` so they never collide with web-llm's (`…-q4f16_1-MLC`).
  */
 import type { ModelInfo } from './engine';
+import type { KvCacheType } from './wllama-like';
 
 export interface GgufCatalogEntry {
   /** Our model id (what clients send). */
@@ -34,6 +45,8 @@ export interface GgufCatalogEntry {
   repo?: string;
   downloadBytes: number;
   context_window: number;
+  /** The KV cache's element type (see above); absent: llama.cpp's f16. */
+  kv_cache?: KvCacheType;
   capabilities: { tools: boolean; reasoning: boolean };
   /** Hidden from the UI's model picker (test models). */
   hidden?: boolean;
@@ -56,6 +69,7 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
     repo: 'unsloth/Qwen3-0.6B-GGUF',
     downloadBytes: 397 * MB,
     context_window: 4096,
+    kv_cache: 'q8_0',
     capabilities: { tools: true, reasoning: true },
   },
   {
@@ -68,6 +82,7 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
     repo: 'bartowski/Qwen2.5-0.5B-Instruct-GGUF',
     downloadBytes: 398 * MB,
     context_window: 4096,
+    kv_cache: 'q8_0',
     capabilities: { tools: true, reasoning: false },
   },
   {
@@ -80,6 +95,7 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
     repo: 'bartowski/Qwen2.5-1.5B-Instruct-GGUF',
     downloadBytes: 986 * MB,
     context_window: 4096,
+    kv_cache: 'q8_0',
     capabilities: { tools: true, reasoning: false },
   },
   {
@@ -92,6 +108,7 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
     repo: 'bartowski/SmolLM2-360M-Instruct-GGUF',
     downloadBytes: 271 * MB,
     context_window: 4096,
+    kv_cache: 'q8_0',
     capabilities: { tools: false, reasoning: false },
   },
   {
@@ -104,6 +121,7 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
     repo: 'bartowski/Llama-3.2-1B-Instruct-GGUF',
     downloadBytes: 808 * MB,
     context_window: 4096,
+    kv_cache: 'q8_0',
     capabilities: { tools: true, reasoning: false },
   },
 ];
@@ -167,8 +185,9 @@ export const GGUF_TEST_CATALOG: readonly GgufCatalogEntry[] = [
     created: 1_700_000_000,
     chat_format: 'chatml-plain',
     file: 'test-bench-llama.gguf',
-    downloadBytes: 108_000_000,
+    downloadBytes: 62_000_000, // at its default Q4_K_M; 108 MB at Q8_0
     context_window: 4096,
+    kv_cache: 'q8_0',
     capabilities: { tools: false, reasoning: false },
     hidden: true,
   },

@@ -95,18 +95,22 @@ describe('WllamaEngine: loading', () => {
   });
 
   it('rejects a file llama.cpp read no vocabulary from, naming the URL, and drops it from the cache', async () => {
-    const bad = loadWith({ info: { n_vocab: 0, n_ctx: 0 } });
-    const { engine, created } = setup({ fakes: [bad, new FakeWllama()] });
+    // Read on the catalog's q8_0 KV cache, then again on f16 (an empty read can also be a
+    // model whose heads do not fit that cache): empty both times, it is not a model.
+    const [onQ8, onF16] = [loadWith({ info: { n_vocab: 0, n_ctx: 0 } }), loadWith({ info: { n_vocab: 0, n_ctx: 0 } })];
+    const { engine, created } = setup({ fakes: [onQ8, onF16, new FakeWllama()] });
     const err = await rejection(engine.ensureLoaded(QWEN, signal()));
     const url = `${MIRROR}/Qwen2.5-0.5B-Instruct-Q4_K_M.gguf`;
     expect(err.data).toMatchObject({ status: 500, code: 'model_load_failed' });
     expect(err.message).toContain(`${url} is not a valid GGUF model`);
-    expect(bad.deletedFromCache).toEqual([url]);
-    expect(bad.exited).toBe(true);
+    expect(onQ8.loadParams).toMatchObject({ cache_type_k: 'q8_0' });
+    expect(onF16.loadParams).not.toHaveProperty('cache_type_k');
+    expect(onF16.deletedFromCache).toEqual([url]);
+    expect([onQ8.exited, onF16.exited]).toEqual([true, true]);
     expect(engine.loadedModel()).toBeNull();
     // The next attempt loads afresh.
     await engine.ensureLoaded(QWEN, signal());
-    expect(created).toHaveLength(2);
+    expect(created).toHaveLength(3);
   });
 
   it('maps a 404 to model_download_failed naming the URL', async () => {

@@ -49,17 +49,21 @@ import {
   wllamaLoadError,
 } from './wllama-errors';
 import { WllamaGeneration } from './wllama-generation';
-import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
+import type { KvCacheType, WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
 import { LoadReports } from './load-reports';
 import { cpuEngineUnsupported } from './wasm-support';
+import { kvCacheFits } from './kv-cache-fit';
 import { probeWasm, quotaEstimate } from './wllama-load-diagnostics';
 import { Codes } from '../shared/error-codes';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** Where wllama's "compat" build lives, when self-hosted (`@wllama/wllama-compat`). */
+/** `loadInto` with a quantized KV cache the loaded model's heads do not fit. */
+const KV_CACHE_MISFIT = Symbol('kv-cache-misfit');
+
 export interface WllamaCompat {
   worker: string;
   wasm: string;
@@ -348,8 +352,16 @@ export class WllamaEngine implements Engine {
     }
     if (!url) throw noModelSource(entry.id, entry.file);
 
-    const wllama = await this.createWllama();
-    const info = await this.loadInto(wllama, entry, url, signal);
+    let wllama = await this.createWllama();
+    let info = await this.loadInto(wllama, entry, url, signal, entry.kv_cache);
+    if (info === KV_CACHE_MISFIT) {
+      // Loaded again (from wllama's cache, no second download) on llama.cpp's f16.
+      console.warn(`${entry.id}: its attention heads do not fit a ${entry.kv_cache} KV cache; loading it with f16`);
+      await wllama.exit().catch(noop);
+      wllama = await this.createWllama();
+      info = await this.loadInto(wllama, entry, url, signal, undefined);
+      if (info === KV_CACHE_MISFIT) throw new Error('unreachable: no KV cache type was asked for');
+    }
     const trained = info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx;
     const source = wllama.getChatTemplate();
     const template = source ? parseChatTemplate(source, entry.id) : null;
@@ -360,14 +372,15 @@ export class WllamaEngine implements Engine {
   /**
    * Downloads (or reads from wllama's cache) and loads `url`, with the watchdog: the load
    * fails when neither download progress nor the end of the load comes for `loadTimeoutMs`.
+   * With `kvCache`, resolves KV_CACHE_MISFIT when the model does not fit that cache.
    */
-  private loadInto(wllama: WllamaLike, entry: GgufCatalogEntry, url: string, signal: AbortSignal): Promise<WllamaContextInfo> {
+  private loadInto(wllama: WllamaLike, entry: GgufCatalogEntry, url: string, signal: AbortSignal, kvCache: KvCacheType | undefined): Promise<WllamaContextInfo | typeof KV_CACHE_MISFIT> {
     const model = entry.id;
     let downloaded = false;
     let loadedBytes = 0;
     this.loadReports.report({ model, phase: 'download', progress: 0, loadedBytes: 0, totalBytes: entry.downloadBytes, text: `Downloading ${entry.label}` });
 
-    return new Promise<WllamaContextInfo>((resolve, reject) => {
+    return new Promise<WllamaContextInfo | typeof KV_CACHE_MISFIT>((resolve, reject) => {
       let settled = false;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const fail = (err: unknown) => {
@@ -411,10 +424,27 @@ export class WllamaEngine implements Engine {
       };
 
       wllama
-        .loadModelFromUrl(url, { n_ctx: entry.context_window, n_gpu_layers: this.gpuLayers, n_threads: this.threadsWanted, progressCallback: onDownload, signal })
+        .loadModelFromUrl(url, {
+          n_ctx: entry.context_window,
+          n_gpu_layers: this.gpuLayers,
+          n_threads: this.threadsWanted,
+          // A quantized V cache needs flash attention on (llama.cpp refuses it otherwise).
+          ...(kvCache ? { cache_type_k: kvCache, cache_type_v: kvCache, flash_attn: true } : {}),
+          progressCallback: onDownload,
+          signal,
+        })
         .then(async () => {
           if (settled) return;
           const info = wllama.getLoadedContextInfo();
+          // On a quantized cache its heads do not fit, a model either reads as empty or
+          // crashes on its first token (kv-cache-fit.ts): the caller loads it again on f16,
+          // which also tells such a model from a file that is not a model at all.
+          if (kvCache && !(info.n_vocab > 0 && kvCacheFits(wllama.getModelMetadata().meta, kvCache))) {
+            settled = true;
+            clearTimeout(timer);
+            signal.removeEventListener('abort', onAbort);
+            return resolve(KV_CACHE_MISFIT);
+          }
           if (!(info.n_vocab > 0)) {
             // wllama cached the bad file under its URL: without this every retry would fail the same way.
             await wllama.cacheManager.delete(url).catch(noop);

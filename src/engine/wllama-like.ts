@@ -36,6 +36,8 @@ export interface WllamaProgress {
   total: number;
 }
 
+export type KvCacheType = 'f16' | 'q8_0';
+
 export interface WllamaLoadParams {
   /** Context size llama.cpp allocates its KV cache for. */
   n_ctx: number;
@@ -47,6 +49,11 @@ export interface WllamaLoadParams {
    * default is half the cores.
    */
   n_threads?: number;
+  /** Element type of the KV cache's keys and values (llama.cpp's default: f16). */
+  cache_type_k?: KvCacheType;
+  cache_type_v?: KvCacheType;
+  /** Flash attention; a quantized V cache needs it on. Unset: llama.cpp decides. */
+  flash_attn?: boolean;
   progressCallback?: (progress: WllamaProgress) => void;
   /** Aborts the download (not the load that follows it). */
   signal?: AbortSignal;
@@ -104,6 +111,8 @@ export interface WllamaLike {
   getLoadedContextInfo(): WllamaContextInfo;
   /** The GGUF's `tokenizer.chat_template` (Jinja source), or null when it has none. */
   getChatTemplate(): string | null;
+  /** The GGUF's metadata, every value as a string (`meta`). */
+  getModelMetadata(): { meta: Record<string, string> };
   /** Threads the loaded model runs with (1 when wllama could not start its pool). */
   getNumThreads(): number;
   createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>>;

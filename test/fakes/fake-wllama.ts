@@ -27,6 +27,8 @@ export interface FakeLoadScript {
   cache?: FakeWllamaCache;
   /** No SharedArrayBuffer here: like wllama, run one thread whatever `n_threads` asked for. */
   noSharedMemory?: boolean;
+  /** The GGUF metadata (default: a llama with 64-wide heads). */
+  meta?: Record<string, string>;
 }
 
 /** wllama's model cache in memory: files by URL, with the size stored and the size expected. */
@@ -155,6 +157,11 @@ export class FakeWllama implements WllamaLike {
   getChatTemplate(): string | null {
     if (!this.info) throw new Error('loadModel() is not yet called');
     return this.loadScript.chatTemplate ?? null;
+  }
+
+  getModelMetadata(): { meta: Record<string, string> } {
+    if (!this.info) throw new Error('loadModel() is not yet called');
+    return { meta: this.loadScript.meta ?? { 'general.architecture': 'llama', 'llama.embedding_length': '256', 'llama.attention.head_count': '4' } };
   }
 
   async createCompletion(params: WllamaCompletionParams): Promise<AsyncIterable<WllamaCompletionChunk>> {
