@@ -48,10 +48,13 @@ function wllamaAssets(): { chunk: string; wasm: string } {
   return { chunk: `/assets/${chunk}`, wasm: `/assets/${wasm}` };
 }
 
-/** Loads `url` into a wllama of the page's own, with `threads` threads, as `name`. */
-export function loadPageWllama(page: Page, name: string, url: string, threads: number, nCtx: number): Promise<void> {
+/**
+ * Loads `url` into a wllama of the page's own, with `threads` threads, as `name`; `extra`
+ * goes into its load parameters (the KV cache settings the runtime loads the model with).
+ */
+export function loadPageWllama(page: Page, name: string, url: string, threads: number, nCtx: number, extra: Record<string, unknown> = {}): Promise<void> {
   return page.evaluate(
-    async ({ assets, name, url, threads, nCtx }) => {
+    async ({ assets, name, url, threads, nCtx, extra }) => {
       // Built with `Function`: Vitest rewrites an `import()` written here for Node, and this runs in the page.
       const importModule = new Function('url', 'return import(url)') as (url: string) => Promise<unknown>;
       const { Wllama } = (await importModule(assets.chunk)) as {
@@ -63,10 +66,10 @@ export function loadPageWllama(page: Page, name: string, url: string, threads: n
       const noop = () => {};
       const wllama = new Wllama({ default: new URL(assets.wasm, location.href).href }, { suppressNativeLog: true, logger: { debug: noop, log: noop, warn: noop, error: console.error } });
       wllama.setCompat(null);
-      await wllama.loadModelFromUrl(url, { n_ctx: nCtx, n_gpu_layers: 0, n_threads: threads });
+      await wllama.loadModelFromUrl(url, { n_ctx: nCtx, n_gpu_layers: 0, n_threads: threads, ...extra });
       window.cpuBenchWllama = { ...window.cpuBenchWllama, [name]: wllama };
     },
-    { assets: wllamaAssets(), name, url, threads, nCtx },
+    { assets: wllamaAssets(), name, url, threads, nCtx, extra },
   );
 }
 

@@ -14,7 +14,9 @@ const llama = await getLlama({ gpu: false, build: 'never', logLevel: 'error' });
 const model = await llama.loadModel({ modelPath });
 const out = {};
 for (const threads of job.threads) {
-  const context = await model.createContext({ contextSize: job.nCtx, threads, batchSize: 512 });
+  // The KV cache the runtime gives the model (`kv_cache` in the GGUF catalog), when it has one.
+  const kv = job.kvCache ? { experimentalKvCacheKeyType: job.kvCache, experimentalKvCacheValueType: job.kvCache, flashAttention: true } : {};
+  const context = await model.createContext({ contextSize: job.nCtx, threads, batchSize: 512, ...kv });
   const runs = [];
   for (let round = 0; round < job.rounds; round++) {
     const sequence = context.getSequence();
