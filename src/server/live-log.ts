@@ -46,9 +46,15 @@ export class LiveLog {
     for (;;) {
       while (next < this.events.length) yield this.events[next++]!;
       if (this.closed || signal?.aborted) return;
+      // One listener per wait, removed when the next event wakes it: a stream of N tokens
+      // would otherwise leave N listeners on the reader's signal.
       await new Promise<void>((resolve) => {
-        this.wake.push(resolve);
-        signal?.addEventListener('abort', () => resolve(), { once: true });
+        const wake = () => {
+          signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        this.wake.push(wake);
+        signal?.addEventListener('abort', wake, { once: true });
       });
     }
   }
