@@ -392,6 +392,12 @@ export class WllamaEngine implements Engine {
         void wllama.exit().catch(noop);
         reject(err);
       };
+      const settleWith = (value: WllamaContextInfo | typeof KV_CACHE_MISFIT) => {
+        settled = true;
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      };
       const arm = () => {
         clearTimeout(timer);
         timer = setTimeout(() => {
@@ -450,10 +456,7 @@ export class WllamaEngine implements Engine {
             await wllama.cacheManager.delete(url).catch(noop);
             return fail(notAGgufModel(model, url));
           }
-          settled = true;
-          clearTimeout(timer);
-          signal.removeEventListener('abort', onAbort);
-          resolve(info);
+          settleWith(info);
         })
         .catch(async (err: unknown) => {
           if (settled) return;
