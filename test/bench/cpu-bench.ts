@@ -52,6 +52,8 @@ const NATIVE_VERSION = '3.21.1';
 const CACHE_DIR = fileURLToPath(new URL(`../../node_modules/.cache/bench-cpu/${QUANT}/`, import.meta.url));
 const NATIVE_DIR = fileURLToPath(new URL('../../node_modules/.cache/bench-native/', import.meta.url));
 const MODEL_FILE = 'test-bench-llama.gguf';
+/** Changed whenever the fixture writer's bytes change, so a cached file is made again. */
+const FILE_FORMAT = 'k-quants-1';
 const PROMPT = 'Once upon a time, in a quiet town by the sea, there lived';
 /** The KV cache type the runtime loads the bench model with: every path gets the same. */
 const KV_CACHE = GGUF_TEST_CATALOG.find((e) => e.id === BENCH_LLAMA_MODEL_ID)?.kv_cache;
@@ -67,7 +69,7 @@ const median = (xs: number[]) => {
 function ensureModel(): string {
   const file = path.join(CACHE_DIR, MODEL_FILE);
   const stamp = path.join(CACHE_DIR, `${MODEL_FILE}.params`);
-  const params = `${benchGgufParameters()} ${QUANT} layouts-2`;
+  const params = `${benchGgufParameters()} ${QUANT} ${FILE_FORMAT}`;
   if (!fs.existsSync(file) || !fs.existsSync(stamp) || fs.readFileSync(stamp, 'utf8') !== params) {
     fs.mkdirSync(CACHE_DIR, { recursive: true });
     fs.writeFileSync(file, makeBenchGguf(QUANT));
