@@ -20,6 +20,8 @@ export interface TurnTiming {
   inputTokens: number;
   cachedTokens: number;
   firstTokenMs: number;
+  /** Decode speed of this turn's answer, on top of its whole context. */
+  decodeTokensPerSecond: number;
 }
 
 interface PageWllama {
@@ -118,9 +120,9 @@ export function runApiDecode(page: Page, model: string, prompt: string, tokens: 
  * turn 2 answers it with `previous_response_id` and a short message. Time to first token
  * and usage of each.
  */
-export function runTurns(page: Page, model: string, historyTokens: number, rounds: number): Promise<Array<{ turn1: TurnTiming; turn2: TurnTiming }>> {
+export function runTurns(page: Page, model: string, historyTokens: number, rounds: number, answerTokens: number): Promise<Array<{ turn1: TurnTiming; turn2: TurnTiming }>> {
   return page.evaluate(
-    async ({ model, historyTokens, rounds }) => {
+    async ({ model, historyTokens, rounds, answerTokens }) => {
       const words = ['the', 'harbour', 'lantern', 'quiet', 'morning', 'sailor', 'map', 'island', 'rope', 'gull', 'tide', 'story'];
       // The test vocabulary is one token per character (and one per space): ~95 characters a message plus its ChatML markup.
       const messages = Math.max(2, Math.round(historyTokens / 100));
@@ -136,24 +138,30 @@ export function runTurns(page: Page, model: string, historyTokens: number, round
           model,
           input,
           temperature: 0,
-          max_output_tokens: 16,
+          max_output_tokens: answerTokens,
           stream: true,
           ...(previous ? { previous_response_id: previous } : {}),
         });
         let first = -1;
+        let last = -1;
         let id = '';
         let inputTokens = 0;
         let cachedTokens = 0;
+        let outputTokens = 0;
         for await (const event of stream) {
-          if (event.type === 'response.output_text.delta' && first < 0) first = performance.now() - t0;
+          if (event.type === 'response.output_text.delta') {
+            last = performance.now() - t0;
+            if (first < 0) first = last;
+          }
           if (event.type === 'response.completed' || event.type === 'response.incomplete') {
             id = event.response.id;
             inputTokens = event.response.usage?.input_tokens ?? 0;
             cachedTokens = event.response.usage?.input_tokens_details.cached_tokens ?? 0;
+            outputTokens = event.response.usage?.output_tokens ?? 0;
           }
           if (event.type === 'response.failed') throw new Error(event.response.error?.message ?? 'response.failed');
         }
-        return { id, timing: { inputTokens, cachedTokens, firstTokenMs: first } };
+        return { id, timing: { inputTokens, cachedTokens, firstTokenMs: first, decodeTokensPerSecond: (outputTokens - 1) / ((last - first) / 1000) } };
       };
       const out = [];
       for (let round = 0; round < rounds; round++) {
@@ -164,6 +172,6 @@ export function runTurns(page: Page, model: string, historyTokens: number, round
       }
       return out;
     },
-    { model, historyTokens, rounds },
+    { model, historyTokens, rounds, answerTokens },
   );
 }

@@ -18,7 +18,9 @@
  * browser paths alternate in rotating order; native runs after them, with the browser idle).
  * Then time to first token of `/v1/responses` for turn 1 of a conversation with a ~2,000-token
  * history, and for turn 2 (`previous_response_id`, a short new message) that reuses it
- * from llama.cpp's KV cache.
+ * from llama.cpp's KV cache; and decode tokens/s of turn 1's answer, on top of that history,
+ * against native decoding after a prompt of the same length (attention then reads the whole
+ * KV cache every token, which is where the cache type matters).
  *
  * Threads: wllama starts its thread pool only with SharedArrayBuffer, which a page has only
  * when cross-origin isolated — as the app is (COOP/COEP from its server and service worker).
@@ -45,6 +47,8 @@ const THREADS = Number(process.env.BENCH_THREADS ?? os.cpus().length);
 /** Threads for the runtime's own wllama (the `cpu.threads` option); default: what the runtime picks. */
 const OURS_THREADS = process.env.BENCH_OURS_THREADS ? Number(process.env.BENCH_OURS_THREADS) : undefined;
 const HISTORY_TOKENS = Number(process.env.BENCH_HISTORY_TOKENS ?? 2000);
+/** Tokens each turn answers with (turn 1's also time decoding on top of the history). */
+const TURN_TOKENS = 16;
 const QUANT = (process.env.BENCH_QUANT ?? 'q4_k_m') as BenchQuant;
 if (!BENCH_QUANTS.includes(QUANT)) throw new Error(`BENCH_QUANT must be one of ${BENCH_QUANTS.join(', ')}`);
 const NATIVE_VERSION = '3.21.1';
@@ -55,6 +59,7 @@ const MODEL_FILE = 'test-bench-llama.gguf';
 /** Changed whenever the fixture writer's bytes change, so a cached file is made again. */
 const FILE_FORMAT = 'k-quants-1';
 const PROMPT = 'Once upon a time, in a quiet town by the sea, there lived';
+const LONG_WORDS = 'the harbour lantern quiet morning sailor map island rope gull tide story ';
 /** The KV cache type the runtime loads the bench model with: every path gets the same. */
 const KV_CACHE = GGUF_TEST_CATALOG.find((e) => e.id === BENCH_LLAMA_MODEL_ID)?.kv_cache;
 const PAGE_KV = KV_CACHE ? { cache_type_k: KV_CACHE, cache_type_v: KV_CACHE, flash_attn: true } : {};
@@ -103,7 +108,9 @@ interface NativeRun {
 
 function runNative(modelPath: string, threads: number[]): Promise<Record<string, NativeRun[]>> {
   const script = fileURLToPath(new URL('./native-llama.mjs', import.meta.url));
-  const job = JSON.stringify({ threads, rounds: ROUNDS, tokens: TOKENS, nCtx: BENCH_LLAMA.contextLength, prompt: PROMPT, kvCache: KV_CACHE?.toUpperCase() });
+  // The long prompt: as many characters as the turns' history has tokens (one token per character).
+  const long = HISTORY_TOKENS > 0 ? { longPrompt: LONG_WORDS.repeat(Math.ceil(HISTORY_TOKENS / LONG_WORDS.length)).slice(0, HISTORY_TOKENS), longTokens: TURN_TOKENS } : {};
+  const job = JSON.stringify({ threads, rounds: ROUNDS, tokens: TOKENS, nCtx: BENCH_LLAMA.contextLength, prompt: PROMPT, kvCache: KV_CACHE?.toUpperCase(), ...long });
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, NATIVE_DIR, modelPath, job], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -156,7 +163,7 @@ test('CPU engine vs native llama.cpp', { timeout: 60 * 60_000 }, async () => {
       if (round >= 0) runs.get(p)!.push(timing);
     }
   }
-  const turns = HISTORY_TOKENS > 0 ? await runTurns(page, BENCH_LLAMA_MODEL_ID, HISTORY_TOKENS, ROUNDS) : [];
+  const turns = HISTORY_TOKENS > 0 ? await runTurns(page, BENCH_LLAMA_MODEL_ID, HISTORY_TOKENS, ROUNDS, TURN_TOKENS) : [];
   // Native last, with the browser idle (its model instances hold memory, not CPU).
   const native = await runNative(modelPath, [...new Set([1, THREADS])]);
 
@@ -172,7 +179,7 @@ test('CPU engine vs native llama.cpp', { timeout: 60 * 60_000 }, async () => {
   add('ours', oursThreads, runs.get('ours')!);
   add('wllama ×1', 1, runs.get('wllama ×1')!);
   if (threaded) add(`wllama ×${THREADS}`, THREADS, runs.get(`wllama ×${THREADS}`)!);
-  for (const [threads, timings] of Object.entries(native)) add(`native ×${threads}`, Number(threads), timings);
+  for (const [threads, timings] of Object.entries(native)) if (!threads.endsWith(' long')) add(`native ×${threads}`, Number(threads), timings);
 
   const cores = os.cpus().length;
   const loadAfter = os.loadavg()[0]!;
@@ -191,6 +198,13 @@ test('CPU engine vs native llama.cpp', { timeout: 60 * 60_000 }, async () => {
   console.log(`ours ÷ native decode, same threads (${oursThreads}) ≥ 0.5: ${Number.isNaN(oursNative) ? 'native not run with that count' : `${oursNative.toFixed(2)} → ${check(oursNative >= 0.5)}`}`);
   if (threaded) console.log(`  wllama ×${THREADS} ÷ native ×${THREADS}: ${ratio(`wllama ×${THREADS}`, `native ×${THREADS}`).toFixed(2)}`);
   console.log(`  wllama ×1 ÷ native ×1: ${ratio('wllama ×1', 'native ×1').toFixed(2)}; ours ÷ wllama ×1: ${ratio('ours', 'wllama ×1').toFixed(2)}`);
+  if (turns.length) {
+    // Decoding on top of a long context, where attention reads the whole KV cache every token.
+    const oursLong = median(turns.map((t) => t.turn1.decodeTokensPerSecond));
+    const nativeLong = native[`${oursThreads} long`];
+    const nativeLongTps = nativeLong ? median(nativeLong.map((t) => t.decodeTokensPerSecond)) : NaN;
+    console.log(`decode after ~${HISTORY_TOKENS} tokens of context (${TURN_TOKENS} tokens; ours: turn 1): ours ${oursLong.toFixed(1)}, native ×${oursThreads} ${nativeLongTps.toFixed(1)} tokens/s → ${(oursLong / nativeLongTps).toFixed(2)}`);
+  }
   const ttft = median(turns.map((t) => t.turn2.firstTokenMs / t.turn1.firstTokenMs));
   if (turns.length) console.log(`turn-2 ÷ turn-1 time to first token, ~${HISTORY_TOKENS}-token history ≤ 0.25: ${ttft.toFixed(3)} → ${check(ttft <= 0.25)}\n`);
 });
