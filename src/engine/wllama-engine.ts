@@ -26,7 +26,7 @@
  *   formats and GGUF templates re-render the history, prefills only what is new, up to
  *   where the re-rendered reply differs from the tokens sampled (e.g. a dropped `<think>`).
  * - Loading a file that is not a model does not fail (`n_vocab` is 0); a wasm URL that does
- *   not answer never settles. Hence the checks and the load timeout here.
+ *   not answer never settles. Hence the checks and the load timeout (`wllama-load.ts`).
  * - Sampling: `temperature`/`top_p` as given, llama.cpp's defaults otherwise (temperature
  *   0.8, top_k 40, top_p 0.95, min_p 0.05; top_k and min_p always apply). Temperature 0 is
  *   greedy, and greedy output is deterministic.
@@ -34,36 +34,24 @@
 import type { Rendered } from '../chat/chat-format';
 import { ApiError, serverError } from '../shared/api-error';
 import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from './engine';
-import { formatBytes, modelNotFound } from './webllm-errors';
+import { modelNotFound } from './webllm-errors';
 import { withoutBosText } from './bos-text';
 import { parseChatTemplate, renderWithTemplate, type GgufChatTemplate } from './gguf-chat-template';
 import { GGUF_CATALOG, ggufModelInfo, ggufUrl, type GgufCatalogEntry } from './gguf-catalog';
 import { estimateTokens } from './token-estimate';
-import {
-  downloadStalled,
-  engineStartTimeout,
-  isContextOverflow,
-  noModelSource,
-  notAGgufModel,
-  wllamaGenerationError,
-  wllamaLoadError,
-} from './wllama-errors';
+import { isContextOverflow, noModelSource, wllamaGenerationError } from './wllama-errors';
 import { WllamaGeneration } from './wllama-generation';
-import type { KvCacheType, WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaProgress } from './wllama-like';
+import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike } from './wllama-like';
 import { abortReason } from '../shared/abort';
 import { LoadQueue } from './load-queue';
 import { LoadReports } from './load-reports';
 import { cpuEngineUnsupported } from './wasm-support';
-import { kvCacheFits } from './kv-cache-fit';
-import { probeWasm, quotaEstimate } from './wllama-load-diagnostics';
+import { KV_CACHE_MISFIT, loadModelInto } from './wllama-load';
 import { Codes } from '../shared/error-codes';
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** Where wllama's "compat" build lives, when self-hosted (`@wllama/wllama-compat`). */
-/** `loadInto` with a quantized KV cache the loaded model's heads do not fit. */
-const KV_CACHE_MISFIT = Symbol('kv-cache-misfit');
-
 export interface WllamaCompat {
   worker: string;
   wasm: string;
@@ -353,13 +341,14 @@ export class WllamaEngine implements Engine {
     if (!url) throw noModelSource(entry.id, entry.file);
 
     let wllama = await this.createWllama();
-    let info = await this.loadInto(wllama, entry, url, signal, entry.kv_cache);
+    const attempt = { entry, url, signal, reports: this.loadReports, timeoutMs: this.loadTimeoutMs, wasmUrl: this.wasmUrl, fetchFn: this.fetchFn, gpuLayers: this.gpuLayers, threads: this.threadsWanted };
+    let info = await loadModelInto(wllama, { ...attempt, kvCache: entry.kv_cache });
     if (info === KV_CACHE_MISFIT) {
       // Loaded again (from wllama's cache, no second download) on llama.cpp's f16.
       console.warn(`${entry.id}: its attention heads do not fit a ${entry.kv_cache} KV cache; loading it with f16`);
       await wllama.exit().catch(noop);
       wllama = await this.createWllama();
-      info = await this.loadInto(wllama, entry, url, signal, undefined);
+      info = await loadModelInto(wllama, attempt);
       if (info === KV_CACHE_MISFIT) throw new Error('unreachable: no KV cache type was asked for');
     }
     const trained = info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx;
@@ -367,103 +356,5 @@ export class WllamaEngine implements Engine {
     const template = source ? parseChatTemplate(source, entry.id) : null;
     this.loaded = { entry, wllama, info, contextWindow: Math.min(info.n_ctx, trained), template };
     this.loadReports.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
-  }
-
-  /**
-   * Downloads (or reads from wllama's cache) and loads `url`, with the watchdog: the load
-   * fails when neither download progress nor the end of the load comes for `loadTimeoutMs`.
-   * With `kvCache`, resolves KV_CACHE_MISFIT when the model does not fit that cache.
-   */
-  private loadInto(wllama: WllamaLike, entry: GgufCatalogEntry, url: string, signal: AbortSignal, kvCache: KvCacheType | undefined): Promise<WllamaContextInfo | typeof KV_CACHE_MISFIT> {
-    const model = entry.id;
-    let downloaded = false;
-    let loadedBytes = 0;
-    this.loadReports.report({ model, phase: 'download', progress: 0, loadedBytes: 0, totalBytes: entry.downloadBytes, text: `Downloading ${entry.label}` });
-
-    return new Promise<WllamaContextInfo | typeof KV_CACHE_MISFIT>((resolve, reject) => {
-      let settled = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const fail = (err: unknown) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        // Terminates the worker (or nothing, when it never started); a pending load rejects.
-        void wllama.exit().catch(noop);
-        reject(err);
-      };
-      const settleWith = (value: WllamaContextInfo | typeof KV_CACHE_MISFIT) => {
-        settled = true;
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      };
-      const arm = () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          if (!downloaded) return fail(downloadStalled(model, url, this.loadTimeoutMs, loadedBytes));
-          void probeWasm(this.wasmUrl, this.fetchFn).then((problem) => fail(engineStartTimeout(model, this.wasmUrl, this.loadTimeoutMs, problem)));
-        }, this.loadTimeoutMs);
-      };
-      const onAbort = () => fail(abortReason(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      arm();
-
-      const onDownload = ({ loaded, total }: WllamaProgress) => {
-        if (settled) return;
-        const totalBytes = total > 0 ? total : entry.downloadBytes;
-        loadedBytes = loaded;
-        arm();
-        if (loaded >= totalBytes) {
-          downloaded = true;
-          this.loadReports.report({ model, phase: 'compile', progress: 0, loadedBytes: loaded, totalBytes, text: `Loading ${entry.label} into the WebAssembly engine` });
-          return;
-        }
-        this.loadReports.report({
-          model,
-          phase: 'download',
-          progress: Math.min(1, loaded / totalBytes),
-          loadedBytes: loaded,
-          totalBytes,
-          text: `Downloading ${entry.label}: ${formatBytes(loaded)} of ${formatBytes(totalBytes)}`,
-        });
-      };
-
-      wllama
-        .loadModelFromUrl(url, {
-          n_ctx: entry.context_window,
-          n_gpu_layers: this.gpuLayers,
-          n_threads: this.threadsWanted,
-          // A quantized V cache needs flash attention on (llama.cpp refuses it otherwise).
-          ...(kvCache ? { cache_type_k: kvCache, cache_type_v: kvCache, flash_attn: true } : {}),
-          progressCallback: onDownload,
-          signal,
-        })
-        .then(async () => {
-          if (settled) return;
-          const info = wllama.getLoadedContextInfo();
-          // On a quantized cache its heads do not fit, a model either reads as empty or
-          // crashes on its first token (kv-cache-fit.ts): the caller loads it again on f16,
-          // which also tells such a model from a file that is not a model at all.
-          if (kvCache && !(info.n_vocab > 0 && kvCacheFits(wllama.getModelMetadata().meta, kvCache))) {
-            settled = true;
-            clearTimeout(timer);
-            signal.removeEventListener('abort', onAbort);
-            return resolve(KV_CACHE_MISFIT);
-          }
-          if (!(info.n_vocab > 0)) {
-            // wllama cached the bad file under its URL: without this every retry would fail the same way.
-            await wllama.cacheManager.delete(url).catch(noop);
-            return fail(notAGgufModel(model, url));
-          }
-          settleWith(info);
-        })
-        .catch(async (err: unknown) => {
-          if (settled) return;
-          if (signal.aborted) return fail(abortReason(signal));
-          const storage = await quotaEstimate(err);
-          fail(wllamaLoadError(err, { model, url, downloadBytes: entry.downloadBytes, downloaded, storage }));
-        });
-    });
   }
 }
