@@ -4,12 +4,12 @@ import { build, type InlineConfig, type Plugin } from 'vite';
 import { injectManifest } from 'workbox-build';
 import { defineConfig } from 'vitest/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isolationHeaders } from './src/sw/isolation-headers';
-import { securityHeaders } from './src/sw/security-headers';
+import { isolationHeaders } from './src/pwa/isolation-headers';
+import { securityHeaders } from './src/pwa/security-headers';
 import { compressedFiles } from './src/build/compressed-files';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const swEntry = fileURLToPath(new URL('src/sw/sw.ts', import.meta.url));
+const swEntry = fileURLToPath(new URL('src/pwa/sw.ts', import.meta.url));
 
 /**
  * The service worker is built on its own, as one classic IIFE script at `/sw.js`:
@@ -43,7 +43,7 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
  * engine), the chunks the runtime worker imports only when a feature is first used
  * (`assets/deferred/`, see `worker.rolldownOptions`: web-llm, wllama, web search's reader)
  * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
- * background once the app is ready (src/sw/offline-files.ts), or at first use.
+ * background once the app is ready (src/pwa/offline-files.ts), or at first use.
  */
 const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'icons/*-512.png'];
 /** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
@@ -52,9 +52,9 @@ const PRECACHE_GLOBS = ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png
 
 /**
  * PWA precache, in two lists that workbox-build writes (URL + revision) into `sw.js`:
- * - the app shell at `self.__WB_MANIFEST` (src/sw/precache.ts): everything but the deferred
+ * - the app shell at `self.__WB_MANIFEST` (src/pwa/precache.ts): everything but the deferred
  *   files; installed before the service worker takes over, so "Ready" waits for it only;
- * - the deferred files at `self.__OFFLINE_FILES` (src/sw/offline-files.ts), each with its
+ * - the deferred files at `self.__OFFLINE_FILES` (src/pwa/offline-files.ts), each with its
  *   size and the feature it belongs to, so the app can say what is not offline yet.
  * Hashed files under `assets/` are their own revision. Big files are allowed (wasm, zip).
  */
@@ -151,7 +151,7 @@ function pyodideFiles(): Plugin {
 }
 
 /**
- * Cross-origin isolation (COOP + COEP, see src/sw/isolation-headers.ts) on every file the
+ * Cross-origin isolation (COOP + COEP, see src/pwa/isolation-headers.ts) on every file the
  * dev server and `vite preview` (`npm start`) send. A middleware rather than the static
  * `headers` option: COEP depends on the requesting browser (`credentialless` where it
  * exists, `require-corp` otherwise), read from its `Sec-CH-UA` and `User-Agent`.
@@ -205,7 +205,7 @@ export default defineConfig({
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
   // for this origin only (another origin must not read them, /v1 least of all).
   server: { cors: false, headers: securityHeaders({ dev: true }) },
-  // As the service worker adds them to what it serves from the precache (src/sw/precache.ts).
+  // As the service worker adds them to what it serves from the precache (src/pwa/precache.ts).
   preview: { cors: false, headers: securityHeaders() },
   test: {
     projects: [

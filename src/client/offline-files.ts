@@ -1,5 +1,5 @@
 /**
- * The page's side of keeping the deferred files offline (src/sw/offline-files.ts): asks the
+ * The page's side of keeping the deferred files offline (src/pwa/offline-files.ts): asks the
  * service worker to fetch them once the app is ready, and keeps the latest status it
  * reports, checked against the contract (a message is whatever the sender posted).
  */

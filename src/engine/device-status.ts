@@ -10,7 +10,7 @@
 import type { CpuStatus, GpuStatus, IsolationStatus, StorageStatus } from '../protocol/local-status';
 import { isolationStatus } from './cross-origin-isolation';
 import { cpuEngineSupport } from './wasm-support';
-import type { StorageInfo } from './webllm-cache';
+import type { StorageInfo } from './webllm/cache';
 import type { WebGpuSupport } from './webgpu-support';
 
 /** What the device offers the engines: GPU support, WebAssembly support, cross-origin isolation and origin storage. */

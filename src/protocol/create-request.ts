@@ -219,7 +219,7 @@ export const CreateResponseRequest = z.strictObject({
   /** A conversation (`conv_…`, or `{id}`) whose items are the context and which gains this turn's items. */
   conversation: z.union([z.string().min(1), z.strictObject({ id: z.string().min(1) })]).nullish(),
   prompt: unsupported('Stored prompt templates are not supported by the local runtime; send instructions and input instead.'),
-  /** `[{type: "compaction", compact_threshold?}]`: compact the older items when the prompt would cross the threshold (see server/auto-compaction.ts). */
+  /** `[{type: "compaction", compact_threshold?}]`: compact the older items when the prompt would cross the threshold (see server/request/auto-compaction.ts). */
   context_management: z.array(ContextManagementEntry).max(1).nullish(),
   access_programs: unsupported('Programmatic tool calling is not supported by the local runtime.'),
   background_options: unsupported('Background options are not supported by the local runtime.'),

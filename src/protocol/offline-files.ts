@@ -2,7 +2,7 @@
  * What the service worker says about the files the app starts without (pyodide, the CPU
  * engine's WebAssembly, lazily loaded code): which are kept offline already. The page
  * asks with a message and the service worker answers every page of the origin as files
- * arrive (src/sw/offline-files.ts, src/client/offline-files.ts).
+ * arrive (src/pwa/offline-files.ts, src/client/offline-files.ts).
  *
  * A page↔service worker message rather than a field of `GET /v1/local/status`: the service
  * worker alone holds the list (its build wrote it in) and the cache; the runtime worker,

@@ -175,7 +175,7 @@ export type McpApprovalResponse = z.infer<typeof McpApprovalResponse>;
 /**
  * A compaction item (`POST /v1/responses/compact`, or `context_management` on create): the
  * model's summary of the earlier conversation, sealed so only this origin can open it
- * (server/compaction-sealer.ts). Stored sealed too: every place that lists it shows it as is.
+ * (server/sealing/compaction-sealer.ts). Stored sealed too: every place that lists it shows it as is.
  */
 export const Compaction = z.object({
   type: z.literal('compaction'),

@@ -4,17 +4,17 @@
  * server in one call).
  */
 import { chatFormats } from '../chat/chat-formats';
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../ports/engine';
 import { cpuThreads, type CpuEngineOptions } from '../engine/cpu-threads';
 import { isolationStatus } from '../engine/cross-origin-isolation';
 import { BrowserDeviceStatus } from '../engine/device-status';
-import { WebLlmModels } from '../engine/webllm-models';
-import { WllamaModels } from '../engine/wllama-models';
+import { WebLlmModels } from '../engine/webllm/models';
+import { WllamaModels } from '../engine/wllama/models';
 import { ScriptedEngine } from '../engine/scripted-engine';
-import { WebLlmEngine } from '../engine/webllm-engine';
+import { WebLlmEngine } from '../engine/webllm/engine';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
 import { DEFAULT_RETENTION, type RetentionPolicy } from '../server/retention';
-import { RuntimeModelManager } from '../server/runtime-model-manager';
+import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';

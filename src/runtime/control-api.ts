@@ -20,7 +20,7 @@ export interface RuntimeStartOptions {
   cpuEngine?: CpuEngineAssets;
   /**
    * Base URL of a mirror of web-llm's weights and model libraries (layout: see
-   * `AppConfigOptions.modelBase` in engine/webllm-catalog.ts); relative URLs resolve against
+   * `AppConfigOptions.modelBase` in engine/webllm/catalog.ts); relative URLs resolve against
    * the runtime's origin. Default: Hugging Face and web-llm's GitHub, as web-llm ships.
    */
   modelBase?: string;

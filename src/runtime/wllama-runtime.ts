@@ -10,8 +10,8 @@
  * from a blob: of its own glue) only when `n_threads` > 1 and SharedArrayBuffer exists, so
  * threads need nothing more shipped, only cross-origin isolation.
  */
-import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../engine/gguf-catalog';
-import { WllamaEngine } from '../engine/wllama-engine';
+import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../engine/wllama/gguf-catalog';
+import { WllamaEngine } from '../engine/wllama/engine';
 
 export interface WllamaRuntimeOptions {
   /** URL of `wllama.wasm` (see `local-responses/cpu`). */

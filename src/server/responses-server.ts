@@ -7,15 +7,15 @@
  * const client = new OpenAI({ apiKey: 'local', baseURL: 'http://local/v1', fetch: (url, init) => server.fetch(new Request(url, init)) });
  */
 import type { ChatFormat } from '../chat/chat-format';
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../ports/engine';
 import { errorResponse } from '../protocol/error-response';
-import type { ResponseStore } from '../store/response-store';
+import type { ResponseStore } from '../ports/response-store';
 import { ApiError, describeError } from '../shared/api-error';
-import { HeldWritesStore } from '../store/held-writes-store';
-import { INTERRUPTED } from './response-run';
-import { unreadableResponse } from './response-factory';
-import type { ToolPorts } from './tool-ports';
-import type { ModelManager } from './model-manager';
+import { HeldWritesStore } from './held-writes-store';
+import { INTERRUPTED } from './run/response-run';
+import { unreadableResponse } from './run/response-factory';
+import type { ToolPorts } from '../ports/tool-ports';
+import type { ModelManager } from '../ports/model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
 import { listLocalConversations } from './routes/local-conversations';
 import { listStoredResponses, prune, pruneNow, storageSummary } from './routes/local-storage';
@@ -31,8 +31,8 @@ import { cancelResponse, deleteResponse, retrieveResponse } from './routes/respo
 import { modelTable, type ServerState } from './server-state';
 import { Codes } from '../shared/error-codes';
 import { memoryKeyStore, type KeyStore } from '../store/key-store';
-import { reasoningSealer } from './encrypted-reasoning';
-import { compactionSealer } from './compaction-sealer';
+import { reasoningSealer } from './sealing/encrypted-reasoning';
+import { compactionSealer } from './sealing/compaction-sealer';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;

@@ -10,7 +10,7 @@
  * with every response chained to them; when that unit is pruned its conversation is deleted
  * with it, so no response of a conversation goes while the conversation stays.
  */
-import type { StoredSummary } from '../store/response-store';
+import type { StoredSummary } from '../ports/response-store';
 
 export interface RetentionPolicy {
   /** Conversations whose last response is older than this many days go; null: no age limit. */

@@ -1,16 +1,16 @@
 /** What every route handler shares: storage, engines and the runs in flight. */
 import type { ChatFormat } from '../chat/chat-format';
-import type { Engine, ModelInfo } from '../engine/engine';
-import type { ResponseStore } from '../store/response-store';
+import type { Engine, ModelInfo } from '../ports/engine';
+import type { ResponseStore } from '../ports/response-store';
 import { notFound } from '../shared/api-error';
-import { EngineQueue } from './engine-queue';
-import type { ResponseRun } from './response-run';
-import type { ToolPorts } from './tool-ports';
-import type { ModelManager } from './model-manager';
+import { EngineQueue } from './run/engine-queue';
+import type { ResponseRun } from './run/response-run';
+import type { ToolPorts } from '../ports/tool-ports';
+import type { ModelManager } from '../ports/model-manager';
 import type { RetentionPolicy } from './retention';
 import { Codes } from '../shared/error-codes';
-import type { ReasoningSealer } from './encrypted-reasoning';
-import type { CompactionSealer } from './compaction-sealer';
+import type { ReasoningSealer } from './sealing/encrypted-reasoning';
+import type { CompactionSealer } from './sealing/compaction-sealer';
 
 export interface ServedModel {
   info: ModelInfo;

@@ -5,11 +5,11 @@ import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-obj
 import { replayOutput } from '../protocol/replay-output';
 import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ConversationRow, type ResponseRow, type ResponsesDB, type ThreadKey } from './idb-schema';
-import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from './response-store';
-import type { ItemPage, ItemPageQuery, StoredConversation } from './conversation-store';
+import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from '../ports/response-store';
+import type { ItemPage, ItemPageQuery, StoredConversation } from '../ports/conversation-store';
 import { Codes } from '../shared/error-codes';
 import { describeError } from '../shared/api-error';
-import type { UnreadableResponse } from './response-store';
+import type { UnreadableResponse } from '../ports/response-store';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */

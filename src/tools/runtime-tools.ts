@@ -3,7 +3,7 @@
  * calls through, built from the options the page passed (see `page-tools.ts`). Each tool's
  * code is imported only when it is on, so a runtime without tools loads none of it.
  */
-import type { ToolPorts } from '../server/tool-ports';
+import type { ToolPorts } from '../ports/tool-ports';
 import type { RuntimeToolsOptions } from './tools-config';
 
 export interface RuntimeToolsEnv {

@@ -5,13 +5,13 @@
 import 'fake-indexeddb/auto';
 import OpenAI from 'openai';
 import { chatFormats } from '../../src/chat/chat-formats';
-import type { Engine } from '../../src/engine/engine';
+import type { Engine } from '../../src/ports/engine';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { createResponsesServer, type ResponsesServer, type ResponsesServerOptions } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
 import { openIdbKeyStore, type KeyStore } from '../../src/store/key-store';
-import type { ResponseStore } from '../../src/store/response-store';
-import type { ToolPorts } from '../../src/server/tool-ports';
+import type { ResponseStore } from '../../src/ports/response-store';
+import type { ToolPorts } from '../../src/ports/tool-ports';
 import { readSse } from '../../src/protocol/sse';
 import { ResponseObject } from '../../src/protocol/response-object';
 import { ConversationDeleted, ConversationObject } from '../../src/protocol/conversation';

@@ -14,12 +14,12 @@ import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { newId } from '../../shared/ids';
-import { checkToolOutputs, toConversation } from '../chain-history';
-import { compactionItem, summarize, withEngine } from '../compaction';
-import { windowConversation } from '../compaction-window';
-import { readRequestContext } from '../request-context';
+import { checkToolOutputs, toConversation } from '../request/chain-history';
+import { compactionItem, summarize, withEngine } from '../request/compaction';
+import { windowConversation } from '../request/compaction-window';
+import { readRequestContext } from '../request/request-context';
 import { lookupModel, type ServedModel, type ServerState } from '../server-state';
-import { readJsonBody } from './read-json';
+import { readJsonBody } from './http/read-json';
 
 /** At most this many user messages are considered for keeping (each costs a count). */
 const MAX_KEPT = 32;

@@ -8,10 +8,10 @@ import { validationError } from '../../protocol/validation-error';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { newId } from '../../shared/ids';
-import type { StoredConversation } from '../../store/conversation-store';
-import { normalizeInput } from '../normalize-input';
+import type { StoredConversation } from '../../ports/conversation-store';
+import { normalizeInput } from '../request/normalize-input';
 import type { ServerState } from '../server-state';
-import { readJsonBody } from './read-json';
+import { readJsonBody } from './http/read-json';
 
 export function conversationNotFound(id: string, param: string | null = null) {
   return notFound(`Conversation with id '${id}' not found.`, param, null);

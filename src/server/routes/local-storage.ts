@@ -14,11 +14,11 @@ import { z } from 'zod';
 import { RetentionWire, type PruneRequest, type PruneResult, type StorageSummary, type StoredResponseList } from '../../protocol/local-storage';
 import { validationError } from '../../protocol/validation-error';
 import { describeError, invalidRequest } from '../../shared/api-error';
-import { cursorPage, pageQuery } from './cursor-page';
+import { cursorPage, pageQuery } from './http/cursor-page';
 import { Codes } from '../../shared/error-codes';
 import { conversationsOf, unitsToPrune, type RetentionPolicy } from '../retention';
 import type { ServerState } from '../server-state';
-import { readJsonBody } from './read-json';
+import { readJsonBody } from './http/read-json';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
   const query = pageQuery(url);

@@ -2,10 +2,10 @@
 import { TERMINAL_STATUSES, type ResponseObject } from '../../protocol/response-object';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import type { ServerState } from '../server-state';
-import { includesFromQuery, presentEvents, presentResponse } from '../include-filter';
-import { sseResponse } from '../sse-body';
+import { includesFromQuery, presentEvents, presentResponse } from '../output/include-filter';
+import { sseResponse } from './http/sse-body';
 import { Codes } from '../../shared/error-codes';
-import { sealEvents, sealResponse } from '../sealed-output';
+import { sealEvents, sealResponse } from '../output/sealed-output';
 
 function missing(id: string) {
   return notFound(`Response with id '${id}' not found.`, null, null);

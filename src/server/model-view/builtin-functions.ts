@@ -1,0 +1,57 @@
+/**
+ * How builtin tools look to the model: plain function tools in the family's own tool
+ * format, so every chat format and parser works unchanged. `code_interpreter` is the
+ * `python` function (the name models are trained on); `web_search` is three functions.
+ */
+import type { ToolSpec } from '../../chat/chat-format';
+import type { Tool } from '../../protocol/create-request';
+
+export const PYTHON: ToolSpec = {
+  name: 'python',
+  description:
+    'Run Python 3 code in a sandbox and see what it prints (stdout and stderr). The state (variables, imports) is kept between calls in this conversation. Only the standard library is guaranteed; there is no network access to this app. Print what you want to see.',
+  parameters: { type: 'object', properties: { code: { type: 'string', description: 'The Python code to run.' } }, required: ['code'] },
+};
+
+export const SEARCH: ToolSpec = {
+  name: 'search',
+  description: 'Search the web. Returns titles, URLs and snippets of the top results.',
+  parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+};
+
+export const OPEN_PAGE: ToolSpec = {
+  name: 'open_page',
+  description: 'Open a web page by URL and read its main text.',
+  parameters: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+};
+
+export const FIND_IN_PAGE: ToolSpec = {
+  name: 'find_in_page',
+  description: 'Find the lines of a web page that contain a pattern (case-insensitive).',
+  parameters: { type: 'object', properties: { url: { type: 'string' }, pattern: { type: 'string' } }, required: ['url', 'pattern'] },
+};
+
+export type BuiltinKind = 'code_interpreter' | 'web_search';
+
+/** Which builtin a model-side function name belongs to. */
+export const BUILTIN_BY_NAME: ReadonlyMap<string, BuiltinKind> = new Map([
+  ['python', 'code_interpreter'],
+  ['search', 'web_search'],
+  ['open_page', 'web_search'],
+  ['find_in_page', 'web_search'],
+]);
+
+export function isWebSearch(tool: Tool): boolean {
+  return tool.type.startsWith('web_search');
+}
+
+/** The functions the model is told about for the request's tools (function tools as given). */
+export function modelTools(tools: Tool[]): ToolSpec[] {
+  const specs: ToolSpec[] = [];
+  for (const tool of tools) {
+    if (tool.type === 'function') specs.push({ name: tool.name, description: tool.description, parameters: tool.parameters });
+    else if (tool.type === 'code_interpreter') specs.push(PYTHON);
+    else if (isWebSearch(tool)) specs.push(SEARCH, OPEN_PAGE, FIND_IN_PAGE);
+  }
+  return specs;
+}

@@ -1,0 +1,67 @@
+/**
+ * The event log of one running response, in memory: it numbers events, wakes readers,
+ * and hands batches to a persister. Readers can start at any sequence number and follow
+ * until the log closes, which is how stream resume replays exactly the missing events.
+ */
+import type { StreamEvent, UnsequencedEvent } from '../../protocol/stream-events';
+
+export class LiveLog {
+  readonly events: StreamEvent[] = [];
+  private closed = false;
+  private wake: Array<() => void> = [];
+  /** Events not yet handed to the persister. */
+  private unsaved: StreamEvent[] = [];
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  append(event: UnsequencedEvent): StreamEvent {
+    if (this.closed) throw new Error('append to a closed event log');
+    const sequenced = { ...event, sequence_number: this.events.length } as StreamEvent;
+    this.events.push(sequenced);
+    this.unsaved.push(sequenced);
+    this.notify();
+    return sequenced;
+  }
+
+  /** Takes the events appended since the last call (for batched persistence). */
+  takeUnsaved(): StreamEvent[] {
+    const out = this.unsaved;
+    this.unsaved = [];
+    return out;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.notify();
+  }
+
+  /**
+   * Events with `sequence_number > after`, then each new one as it comes, until the log
+   * closes or `signal` aborts.
+   */
+  async *follow(after: number, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    let next = after + 1;
+    for (;;) {
+      while (next < this.events.length) yield this.events[next++]!;
+      if (this.closed || signal?.aborted) return;
+      // One listener per wait, removed when the next event wakes it: a stream of N tokens
+      // would otherwise leave N listeners on the reader's signal.
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          signal?.removeEventListener('abort', wake);
+          resolve();
+        };
+        this.wake.push(wake);
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+    }
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = [];
+    for (const resolve of wake) resolve();
+  }
+}

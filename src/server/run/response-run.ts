@@ -1,0 +1,416 @@
+/**
+ * The lifecycle of one response: wait for the engine, generate, parse, emit events, and end
+ * in exactly one terminal state that is persisted — never left `in_progress`.
+ *
+ * Stopping is one path: the run's AbortController, aborted with a StopReason (cancel,
+ * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
+ * shutdown → `failed` (interrupted); delete → nothing more is written.
+ */
+import type { ConversationItem, ParseEvent, Rendered } from '../../chat/chat-format';
+import type { Engine, FinishReason } from '../../ports/engine';
+import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../../protocol/response-object';
+import type { StreamEvent, UnsequencedEvent } from '../../protocol/stream-events';
+import type { ResponseStore } from '../../ports/response-store';
+import type { Logprob, StoredItem } from '../../protocol/output-items';
+import { describeError, toApiErrorData } from '../../shared/api-error';
+import { pacedBatches } from '../../shared/paced-batches';
+import type { QueuePlace } from './engine-queue';
+import { LiveLog } from './live-log';
+import { OutputBuilder } from './output-builder';
+import { TextLogprobs } from './text-logprobs';
+import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
+import { approvalAsConversation, beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
+import { mcpFunctionName, type McpToolEntry } from '../request/mcp-servers';
+import { citationsFor } from './citations';
+import { toConversation } from '../request/chain-history';
+import type { ToolPorts } from '../../ports/tool-ports';
+import type { RunPlan } from '../request/run-plan';
+import { Codes } from '../../shared/error-codes';
+import { stopReasonOf, Stopped, type StopReason } from '../../shared/abort';
+
+export type { StopReason };
+
+/** What a run works with besides its plan: the engine and its place in line, storage, tools, the clock. */
+export interface RunPorts {
+  engine: Engine;
+  /** This response's place in its engine's line, taken when its status was decided. */
+  place: QueuePlace;
+  store: ResponseStore;
+  /** Builtin tool implementations. */
+  tools: ToolPorts;
+  /** Unix seconds. */
+  now: () => number;
+  /** How often buffered events are flushed to storage while generating. */
+  flushMs: number;
+}
+
+export class ResponseRun {
+  readonly log = new LiveLog();
+  readonly done: Promise<ResponseObject>;
+  private readonly controller = new AbortController();
+  private builder: OutputBuilder;
+  /** Builtin calls the model wrote in the current round, run when the round ends. */
+  private pending: Array<PendingBuiltinCall | PendingMcpCall> = [];
+  /** Pages the tools showed the model, cited in its answer. */
+  private pages: Array<{ url: string; title: string; opened?: boolean }> = [];
+  private response: ResponseObject;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  /** Where the response is persisted; null when the request asked not to store it. */
+  private readonly store: ResponseStore | null;
+
+  constructor(
+    initial: ResponseObject,
+    /** Replaced once per MCP server listed at the start of the run (its tools join the plan). */
+    private plan: RunPlan,
+    private readonly ports: RunPorts,
+  ) {
+    this.response = initial;
+    this.store = plan.persist ? ports.store : null;
+    this.builder = new OutputBuilder((e) => this.emit(e), {
+      builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
+      onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
+      annotate: (text) => citationsFor(text, this.pages),
+      ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
+      logprobs: plan.generation.topLogprobs !== undefined,
+    });
+    this.done = this.execute();
+  }
+
+  get id(): string {
+    return this.response.id;
+  }
+
+  /** The model wrote a call of a tool the runtime runs: begin its item (or ask for approval). */
+  private onBuiltinCall(name: string, args: string): void {
+    const entry = this.plan.mcpTools.get(name);
+    if (!entry) {
+      this.pending.push(beginBuiltinCall(this.builder, name, args, this.plan.containerId));
+      return;
+    }
+    if (entry.server.needsApproval(entry.tool)) requestMcpApproval(this.builder, entry, args);
+    else this.pending.push(beginMcpCall(this.builder, entry, args, null));
+  }
+
+  /**
+   * Before the first round: list the MCP servers the chain has not listed yet (their tools
+   * join the plan), then carry out the calls the user approved in this request's input.
+   * Returns what the approved (or refused) calls add to the conversation.
+   */
+  private async prepareMcp(signal: AbortSignal): Promise<{ conversation: ConversationItem[]; calls: number }> {
+    for (const server of this.plan.mcpToList) {
+      const tools = await listMcpTools(this.builder, server, this.ports.tools.mcp, signal);
+      this.plan = this.plan.withMcpTools(server, tools);
+      if (this.stopReason) return { conversation: [], calls: 0 };
+    }
+    const conversation: ConversationItem[] = [];
+    let calls = 0;
+    for (const { request, approve } of this.plan.mcpApprovals) {
+      if (!approve) continue;
+      const entry: McpToolEntry | undefined = this.plan.mcpTools.get(mcpFunctionName(request.server_label, request.name));
+      // The request's allowed_tools bound what runs, approved or not.
+      if (!entry) {
+        conversation.push(...approvalAsConversation(request, false, `the tool '${request.name}' is not among this request's allowed tools of '${request.server_label}'`));
+        continue;
+      }
+      const call = beginMcpCall(this.builder, entry, request.arguments, request.id);
+      conversation.push(...(await runMcpCall(call, this.ports.tools.mcp, this.builder, signal)));
+      calls++;
+      if (this.stopReason) break;
+    }
+    return { conversation, calls };
+  }
+
+  /** The conversation this run will append to, if any. */
+  get conversationId(): string | null {
+    return this.response.conversation?.id ?? null;
+  }
+
+  /** The response as it stands, partial output included. */
+  snapshot(): ResponseObject {
+    const output = this.builder.snapshot();
+    return { ...this.response, output, output_text: textOf(output) };
+  }
+
+  stop(reason: StopReason): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new Stopped(reason));
+  }
+
+  private get stopReason(): StopReason | null {
+    return stopReasonOf(this.controller.signal);
+  }
+
+  private emit(event: UnsequencedEvent): StreamEvent {
+    const sequenced = this.log.append(event);
+    if (this.plan.logEvents && this.store && this.flushTimer === null)
+      this.flushTimer = setTimeout(() => this.flush(), this.ports.flushMs);
+    return sequenced;
+  }
+
+  private emitLifecycle(type: 'response.created' | 'response.queued' | 'response.in_progress'): void {
+    this.emit({ type, response: this.snapshot() });
+  }
+
+  /** Appends buffered events in one transaction; serialized so the log is written in order. */
+  private flush(): Promise<void> {
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const store = this.store;
+    if (!store || !this.plan.logEvents) return this.flushing;
+    const events = this.log.takeUnsaved();
+    if (events.length > 0)
+      this.flushing = this.flushing
+        .then(() => store.appendEvents(this.id, events))
+        .catch((err: unknown) => reportPersistFailure(this.id, err));
+    return this.flushing;
+  }
+
+  private async execute(): Promise<ResponseObject> {
+    const signal = this.controller.signal;
+    this.emitLifecycle('response.created');
+    if (this.response.status === 'queued') this.emitLifecycle('response.queued');
+
+    let release: (() => void) | null = null;
+    try {
+      release = await this.ports.place.take(signal);
+    } catch {
+      return this.finish(this.stopped());
+    }
+    try {
+      if (this.response.status === 'queued') {
+        this.response = { ...this.response, status: 'in_progress' };
+        await this.store?.save(this.response, []).catch((err: unknown) => reportPersistFailure(this.id, err));
+      }
+      this.emitLifecycle('response.in_progress');
+      await this.ports.engine.ensureLoaded?.(this.plan.model, signal);
+      if (signal.aborted) return await this.finish(this.stopped());
+      return await this.finish(await this.generate());
+    } catch (err) {
+      if (signal.aborted) return this.finish(this.stopped());
+      const data = toApiErrorData(err);
+      return this.finish({ status: 'failed', error: { code: Codes.serverError, type: data.type, param: data.param, message: data.message } });
+    } finally {
+      release();
+    }
+  }
+
+  private stopped(): Outcome {
+    switch (this.stopReason) {
+      case 'cancel':
+        return { status: 'cancelled', stopped: true };
+      case 'disconnect':
+        return { status: 'incomplete', stopped: true };
+      case 'delete':
+        return { status: 'cancelled', deleted: true, stopped: true };
+      default:
+        return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: INTERRUPTED }, stopped: true };
+    }
+  }
+
+  /**
+   * The turn loop: generate; when the model called builtin tools, run them, show it the
+   * results and generate again — until it answers without builtin calls, calls a client
+   * function, or runs out of rounds / tokens.
+   */
+  private async generate(): Promise<Outcome> {
+    // A compaction made for this response comes first in its output, as on OpenAI (it was written before the run).
+    const compaction = this.plan.compaction;
+    if (compaction) this.builder.addFinished(compaction.item);
+    const mcp = await this.prepareMcp(this.controller.signal);
+    const { plan } = this;
+    let conversation = [...plan.conversation, ...mcp.conversation];
+    let input = mcp.conversation.length ? plan.render(conversation) : plan.input;
+    const total = { input: compaction?.usage.inputTokens ?? 0, cached: 0, output: compaction?.usage.outputTokens ?? 0, reasoning: 0 };
+    const usage = (): Usage => ({
+      input_tokens: total.input,
+      input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
+      output_tokens: total.output,
+      output_tokens_details: { reasoning_tokens: total.reasoning },
+      total_tokens: total.input + total.output,
+    });
+    let builtinCallsRun = mcp.calls;
+    if (this.stopReason) return { ...this.stopped(), usage: usage() };
+
+    for (let round = 1; ; round++) {
+      const firstItem = this.builder.itemCount;
+      const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
+      const result = await this.generateRound(input, budget);
+      total.input += result.inputTokens;
+      total.cached += result.cachedTokens;
+      total.output += result.outputTokens;
+      total.reasoning += result.reasoningTokens;
+      if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      if (result.finish === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usage() };
+
+      const calls = this.pending.splice(0);
+      if (calls.length === 0) return { status: 'completed', usage: usage() };
+      const shown = new Map<number, ConversationItem[]>();
+      for (const call of calls) {
+        if ('kind' in call) {
+          shown.set(call.index, await runMcpCall(call, this.ports.tools.mcp, this.builder, this.controller.signal));
+        } else {
+          const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
+          shown.set(call.index, ran.conversation);
+          this.pages.push(...ran.pages);
+        }
+        builtinCallsRun++;
+        if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      }
+      // Function calls and approval requests go back to the client, which answers in its next request.
+      if (this.builder.functionCallCount > 0 || this.builder.approvalRequestCount > 0) return { status: 'completed', usage: usage() };
+      if (plan.maxToolCalls !== undefined && builtinCallsRun >= plan.maxToolCalls) return { status: 'completed', usage: usage() };
+      if (round >= plan.maxToolRounds) return { status: 'incomplete', usage: usage() };
+
+      const produced = this.builder.itemsFrom(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
+      conversation = [...conversation, ...produced];
+      input = plan.render(conversation);
+    }
+  }
+
+  /** One model call: stream its raw text through the parser into output items. */
+  private async generateRound(input: Rendered, budget: number | undefined): Promise<RoundResult> {
+    const { plan } = this;
+    const { engine } = this.ports;
+    const parser = plan.createParser();
+
+    // The engine stops when the run is stopped (even before this point), or once a single allowed call is complete.
+    const generation = new AbortController();
+    const signal = AbortSignal.any([this.controller.signal, generation.signal]);
+
+    const stream = engine.generate({
+      model: plan.model,
+      input,
+      signal,
+      ...plan.generation,
+      ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
+    });
+    const usage = await stream.usage;
+    const deltas: Array<[number, number, number]> = [];
+    let position = 0;
+    let outputTokens = 0;
+    // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
+    const single = plan.singleCall;
+    const callMade = () => single && this.builder.functionCallCount + this.builder.approvalRequestCount + this.pending.length > 0;
+    const logprobs = plan.generation.topLogprobs !== undefined ? new TextLogprobs() : null;
+    const accept = (events: ParseEvent[]) =>
+      this.acceptAll(events, callMade, (length) => logprobs?.take(length, [...parser.reasoningSpans(), ...parser.toolCallSpans()]) ?? []);
+    // Deltas faster than the engine's window go out together: see `Engine.deltaWindowMs`.
+    for await (const batch of pacedBatches(stream, { intervalMs: engine.deltaWindowMs ?? 0 })) {
+      let text = '';
+      for (const delta of batch) {
+        deltas.push([position, position + delta.text.length, delta.tokens]);
+        position += delta.text.length;
+        outputTokens += delta.tokens;
+        text += delta.text;
+        logprobs?.record(delta.text.length, delta.logprobs);
+      }
+      accept(parser.push(text));
+      if (callMade()) generation.abort();
+    }
+    accept(parser.end());
+
+    const reasoningTokens = deltas
+      .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
+      .reduce((sum, [, , tokens]) => sum + tokens, 0);
+    // Engines that only learn exact prompt counts at the end (web-llm) report them here;
+    // `finalUsage` only rejects when `usage` did, which was handled above.
+    const final = (await stream.finalUsage?.catch(() => undefined)) ?? usage;
+    return { inputTokens: final.inputTokens, cachedTokens: final.cachedTokens, outputTokens, reasoningTokens, finish: stream.finishReason() };
+  }
+
+  /**
+   * Hands parsed events to the builder, dropping everything after the call that ends a
+   * single-call turn. `logprobsOf(length)`: the logprobs of a text event's next characters.
+   */
+  private acceptAll(events: ParseEvent[], callMade: () => boolean, logprobsOf: (length: number) => Logprob[]): void {
+    for (const event of events) {
+      if (callMade()) return;
+      this.builder.accept(event, event.type === 'text' ? logprobsOf(event.text.length) : []);
+    }
+  }
+
+  private async finish(outcome: Outcome): Promise<ResponseObject> {
+    this.builder.finish(outcome.status === 'completed' ? 'completed' : 'incomplete');
+    const output = this.builder.snapshot();
+    this.response = {
+      ...this.response,
+      status: outcome.status,
+      output,
+      output_text: textOf(output),
+      completed_at: outcome.status === 'completed' ? this.ports.now() : null,
+      error: outcome.error ?? null,
+      incomplete_details: outcome.reason ? { reason: outcome.reason } : null,
+      usage: outcome.usage ?? null,
+    };
+    const terminal = TERMINAL_EVENT[outcome.status];
+    if (terminal) this.emit({ type: terminal, response: this.response });
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    // The final snapshot and the rest of the log land in one transaction.
+    const rest = this.log.takeUnsaved();
+    await this.flushing;
+    if (this.store && !outcome.deleted) {
+      try {
+        await this.store.save(this.response, this.plan.logEvents ? rest : [], this.conversationAppend(outcome));
+      } catch (err) {
+        // The client still gets the result; the next runtime marks the stored copy interrupted.
+        reportPersistFailure(this.id, err);
+      }
+    }
+    this.log.close();
+    return this.response;
+  }
+
+  /**
+   * What the turn adds to its conversation: its input and output when the model's answer
+   * stands — `completed`, or `incomplete` because a limit (`max_output_tokens`, tool
+   * rounds) ended it. A failed, cancelled or cut-off (client gone) turn adds nothing, so the
+   * conversation never holds half a turn and the same turn can simply be sent again.
+   */
+  private conversationAppend(outcome: Outcome): StoredItem[] | undefined {
+    const input = this.plan.conversationInput;
+    if (!input || outcome.stopped) return undefined;
+    if (outcome.status !== 'completed' && outcome.status !== 'incomplete') return undefined;
+    return [...input, ...this.response.output];
+  }
+}
+
+interface RoundResult {
+  inputTokens: number;
+  cachedTokens: number;
+  outputTokens: number;
+  reasoningTokens: number;
+  finish: FinishReason;
+}
+
+interface Outcome {
+  status: ResponseStatus;
+  error?: ResponseErrorInfo & { code: 'server_error' };
+  reason?: 'max_output_tokens';
+  usage?: Usage;
+  deleted?: boolean;
+  /** The run was stopped (cancel, delete, disconnect, shutdown) rather than ending by itself. */
+  stopped?: boolean;
+}
+
+export const INTERRUPTED =
+  'The response was interrupted because the local runtime stopped (the tab running it was closed or reloaded). Send the request again.';
+
+const TERMINAL_EVENT: Partial<Record<ResponseStatus, 'response.completed' | 'response.incomplete' | 'response.failed'>> = {
+  completed: 'response.completed',
+  incomplete: 'response.incomplete',
+  failed: 'response.failed',
+};
+
+/** Storage failing (quota, closed database) must not take the run down with it; it is logged. */
+function reportPersistFailure(id: string, err: unknown): void {
+  console.error(`Could not persist response ${id} to IndexedDB: ${describeError(err)}`);
+}
+
+function textOf(output: ResponseObject['output']): string {
+  return output
+    .flatMap((i) => (i.type === 'message' ? i.content : []))
+    .map((c) => (c.type === 'output_text' ? c.text : ''))
+    .join('');
+}
