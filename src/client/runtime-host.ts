@@ -1,12 +1,10 @@
 import * as Comlink from 'comlink';
-import type { CpuEngineAssets, PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+import type { PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
 import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { ToolsConfig } from '../tools/tools-config';
-import type { RetentionPolicy } from '../server/retention';
-import type { CpuEngineOptions } from '../engine/cpu-threads';
+import type { CpuEngineAssets, CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 
 export interface RuntimeHostOptions {
   testModels: boolean;

@@ -1,12 +1,10 @@
-import type { CpuEngineAssets, RuntimeControl } from '../runtime/control-api';
+import type { RuntimeControl } from '../runtime/control-api';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { ToolsConfig } from '../tools/tools-config';
-import type { RetentionPolicy } from '../server/retention';
-import type { CpuEngineOptions } from '../engine/cpu-threads';
+import type { CpuEngineAssets, CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';

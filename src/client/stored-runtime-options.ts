@@ -13,9 +13,7 @@
  */
 // zod/mini: this module is on the page before `/v1` answers (the package's size budget).
 import * as z from 'zod/mini';
-import type { CpuEngineOptions } from '../engine/cpu-threads';
-import type { RetentionPolicy } from '../server/retention';
-import type { ToolsConfig } from '../tools/tools-config';
+import type { CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 
 export const RUNTIME_OPTIONS_STORAGE_KEY = 'local-responses/runtime-options';
 

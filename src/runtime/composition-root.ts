@@ -5,21 +5,17 @@
  */
 import { chatFormats } from '../chat/chat-formats';
 import type { Engine } from '../ports/engine';
-import { cpuThreads, type CpuEngineOptions } from '../engine/cpu-threads';
+import { cpuThreads } from '../engine/cpu-threads';
 import { isolationStatus } from '../engine/cross-origin-isolation';
 import { BrowserDeviceStatus } from '../engine/device-status';
-import { WebLlmModels } from '../engine/webllm/models';
-import { WllamaModels } from '../engine/wllama/models';
 import { ScriptedEngine } from '../engine/scripted-engine';
-import { WebLlmEngine } from '../engine/webllm/engine';
+import { WebLlmEngine, WebLlmModels } from '../engine/webllm';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
-import { DEFAULT_RETENTION, type RetentionPolicy } from '../server/retention';
 import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import type { RuntimeToolsOptions } from '../tools/tools-config';
-import type { CpuEngineAssets } from './control-api';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { preferredEngine } from './preferred-engine';
 
 export interface LocalServerOptions {
@@ -68,8 +64,9 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
   const isolation = isolationStatus();
   const threads = cpuThreads({ isolated: isolation.crossOriginIsolated, cores: navigator.hardwareConcurrency, requested: options.cpu?.threads });
-  const wllama = options.cpuEngine
-    ? (await import('./wllama-runtime')).createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
+  const cpu = options.cpuEngine ? await import('./wllama-runtime') : undefined;
+  const wllama = cpu && options.cpuEngine
+    ? cpu.createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
     : undefined;
   const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, ...(wllama ? [wllama] : [])];
   // Imported only when a tool is on (web search and MCP carry an HTML parser and the MCP SDK).
@@ -78,7 +75,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     : {};
   // Downloads, cache and status for the engines' models; GPU and storage as web-llm sees them.
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
-  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(wllama ? [new WllamaModels(wllama)] : [])]);
+  const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
   return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
 }

@@ -3,7 +3,8 @@
  * Responses server and answers requests arriving on ports handed to it by `connect`.
  */
 import * as Comlink from 'comlink';
-import type { PageServices, RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
+import type { PageServices, RuntimeControl, RuntimeStatus } from './control-api';
+import type { RuntimeStartOptions } from '../protocol/runtime-options';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, RUNTIME_LOCK_PREFIX } from '../transport/lock-names';
 import { createLocalServer, type LocalServer } from './composition-root';

@@ -10,8 +10,10 @@
  * from a blob: of its own glue) only when `n_threads` > 1 and SharedArrayBuffer exists, so
  * threads need nothing more shipped, only cross-origin isolation.
  */
-import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../engine/wllama/gguf-catalog';
-import { WllamaEngine } from '../engine/wllama/engine';
+import { GGUF_CATALOG, GGUF_TEST_CATALOG, WllamaEngine } from '../engine/wllama';
+
+// With the engine, in this lazily imported module: its part of `/v1/local/*`.
+export { WllamaModels } from '../engine/wllama';
 
 export interface WllamaRuntimeOptions {
   /** URL of `wllama.wasm` (see `local-responses/cpu`). */

@@ -11,17 +11,9 @@
  * with it, so no response of a conversation goes while the conversation stays.
  */
 import type { StoredSummary } from '../ports/response-store';
-
-export interface RetentionPolicy {
-  /** Conversations whose last response is older than this many days go; null: no age limit. */
-  maxAgeDays: number | null;
-  /** Oldest conversations go until the total is at most this many bytes; null: no size limit. */
-  maxBytes: number | null;
-}
-
-// 200 MB as the app counts (1000-based, like its model sizes), so the app's default setting
-// is this exact policy and its storage view shows the budget as a round number.
-export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 90, maxBytes: 200_000_000 };
+import type { RetentionPolicy } from '../protocol/runtime-options';
+import { describeError } from '../shared/api-error';
+import type { ServerState } from './server-state';
 
 export interface Conversation {
   /** Oldest first. */
@@ -99,4 +91,29 @@ export function unitsToPrune(stored: readonly StoredSummary[], policy: Retention
     total -= conversation.bytes;
   }
   return victims;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+
+/** Applies retention in the background unless it ran within the last minute. */
+export function pruneSoon(state: ServerState): void {
+  if (Date.now() - state.retentionRanAt < PRUNE_EVERY_MS) return;
+  state.retentionRanAt = Date.now();
+  void prune(state).catch((err: unknown) => console.error(`Could not apply the retention policy: ${describeError(err)}`));
+}
+
+/** Deletes what the retention policy no longer keeps; never a running response. */
+export async function prune(state: ServerState): Promise<{ deleted: number; bytes_freed: number }> {
+  state.retentionRanAt = Date.now();
+  const stored = await state.store.listStored();
+  const units = unitsToPrune(stored, state.retention, state.now(), new Set(state.runs.keys()));
+  const victims = new Set(units.flatMap((unit) => unit.ids));
+  let bytes = 0;
+  for (const s of stored) {
+    if (!victims.has(s.id) || state.runs.has(s.id)) continue;
+    if (await state.store.delete(s.id)) bytes += s.bytes;
+  }
+  // A conversation goes with its responses (its items would otherwise outlive every response that made them).
+  for (const unit of units) if (unit.conversationId) await state.store.deleteConversation(unit.conversationId);
+  return { deleted: victims.size, bytes_freed: bytes };
 }

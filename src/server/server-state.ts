@@ -7,7 +7,7 @@ import { EngineQueue } from './run/engine-queue';
 import type { ResponseRun } from './run/response-run';
 import type { ToolPorts } from '../ports/tool-ports';
 import type { ModelManager } from '../ports/model-manager';
-import type { RetentionPolicy } from './retention';
+import type { RetentionPolicy } from '../protocol/runtime-options';
 import { Codes } from '../shared/error-codes';
 import type { ReasoningSealer } from './sealing/encrypted-reasoning';
 import type { CompactionSealer } from './sealing/compaction-sealer';

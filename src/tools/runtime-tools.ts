@@ -4,7 +4,7 @@
  * code is imported only when it is on, so a runtime without tools loads none of it.
  */
 import type { ToolPorts } from '../ports/tool-ports';
-import type { RuntimeToolsOptions } from './tools-config';
+import type { RuntimeToolsOptions } from '../protocol/runtime-options';
 
 export interface RuntimeToolsEnv {
   /** The app's origin (never fetched by the web tools). */

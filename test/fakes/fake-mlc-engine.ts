@@ -10,7 +10,7 @@
  * with `stop`), recorded in `kvReused`.
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport, MLCEngineConfig } from '@mlc-ai/web-llm';
-import type { MLCEngineLike } from '../../src/engine/webllm/engine';
+import type { MLCEngineLike } from '../../src/engine/webllm/mlc-engine-like';
 
 export interface FakeReply {
   /** Text of each sampled token, before the stop token. */

@@ -10,6 +10,7 @@
  */
 import type { AppConfig } from '@mlc-ai/web-llm';
 import { modelNotFound, quotaExceeded } from '../engine-errors';
+import type { StorageInfo } from '../device-status';
 import { findCatalogEntry, type CatalogEntry, type ModelVariant } from './catalog';
 
 /** The part of web-llm's cache API used here (a fake in tests). */
@@ -23,14 +24,6 @@ export interface StorageLike {
   estimate(): Promise<{ usage?: number; quota?: number }>;
   persisted?(): Promise<boolean>;
   persist?(): Promise<boolean>;
-}
-
-export interface StorageInfo {
-  usageBytes: number;
-  quotaBytes: number;
-  freeBytes: number;
-  /** Whether the browser promised not to evict this origin's data; null when unknown. */
-  persisted: boolean | null;
 }
 
 export interface CachedModelStatus {

@@ -22,24 +22,25 @@ import type { AppConfig, ChatCompletionMessageParam, InitProgressReport } from '
 import type { ChatFormat, Rendered } from '../../chat/chat-format';
 import { chatFormats } from '../../chat/chat-formats';
 import { ApiError, serverError } from '../../shared/api-error';
-import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from '../../ports/engine';
-import { findUnreachableFile } from './download-probe';
+import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from '../../ports/engine';
+import { REAL_ENGINE_DELTA_WINDOW_MS } from '../delta-window';
 import { classifyEngineError, generationError, loadError, modelNotFound, webGpuUnavailable } from '../engine-errors';
+import { describeLoadFailure } from './load-failure';
+import { HeldConversation, type SentConversation } from './held-conversation';
 import { toLoadProgress } from './load-progress';
 import { ModelCache, type StorageLike, type WebLlmCacheApi } from './cache';
 import { MODEL_CATALOG, buildAppConfig, findCatalogEntry, resolveVariant, toModelInfo, type CatalogEntry, type ModelVariant } from './catalog';
 import { detectWebGpu, type WebGpuSupport } from '../webgpu-support';
-import { WebLlmGeneration, type GenerationEnd, type PrimedStream } from './generation';
-import { callNamesIn, sameReply, withHeldReply } from './kv-reuse';
+import { WebLlmGeneration, type PrimedStream } from './generation';
 import { estimateTokens } from '../token-estimate';
-import { plain, toWebLlmMessages, webLlmInputTokens, webLlmRequestBody, webLlmThinking } from './messages';
+import { toWebLlmMessages, webLlmInputTokens, webLlmRequestBody, webLlmThinking } from './messages';
 import { abortReason } from '../../shared/abort';
 import type { CreateEngine, MLCEngineLike } from './mlc-engine-like';
 import { LoadQueue } from '../load-queue';
 import { LoadReports } from '../load-reports';
 import { Codes } from '../../shared/error-codes';
 
-export type { ChatCompletionsLike, CreateEngine, MLCEngineLike } from './mlc-engine-like';
+
 
 type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -73,18 +74,8 @@ interface Loaded {
   variant: ModelVariant;
 }
 
-/** The conversation web-llm holds after a turn, and how many tokens its KV cache has. */
-interface KvState {
-  variantId: string;
-  messages: Array<{ role: string; content: string }>;
-  tokens: number;
-}
-
 /** What web-llm 0.2.86 puts before the reply for `enable_thinking: false` (`emptyThinkingBlockStr`). */
 export const WEBLLM_EMPTY_THINKING = '<think>\n\n</think>\n\n';
-
-/** Tokens kept free for the reply when a reused history is longer than the template's (see `reuseHeldReply`). */
-const REUSE_HEADROOM_TOKENS = 256;
 
 export { estimateTokens };
 
@@ -108,7 +99,6 @@ export class WebLlmEngine implements Engine {
   private readonly createEngine: CreateEngine;
   private readonly detectGpu: () => Promise<WebGpuSupport>;
   private readonly fetchFn: FetchLike | undefined;
-  private readonly formats: Record<string, ChatFormat>;
 
   private engine: MLCEngineLike | null = null;
   private enginePromise: Promise<MLCEngineLike> | null = null;
@@ -116,7 +106,8 @@ export class WebLlmEngine implements Engine {
   private loaded: Loaded | null = null;
   private readonly loads = new LoadQueue();
   private active: WebLlmGeneration | null = null;
-  private kv: KvState | null = null;
+  /** What web-llm holds after the last turn, for KV-cache reuse. */
+  private readonly held: HeldConversation;
   /** Builds whose conversation template turned out to lack a `tool` role. */
   private readonly noToolRole = new Set<string>();
 
@@ -131,7 +122,7 @@ export class WebLlmEngine implements Engine {
     this.createEngine = options.createEngine ?? (async (config) => new (await import('@mlc-ai/web-llm')).MLCEngine(config));
     this.detectGpu = options.detectGpu ?? (() => detectWebGpu());
     this.fetchFn = options.fetch;
-    this.formats = options.formats ?? chatFormats;
+    this.held = new HeldConversation(options.formats ?? chatFormats);
     this.cache = new ModelCache({
       catalog: this.catalog,
       appConfig: this.appConfig,
@@ -189,7 +180,7 @@ export class WebLlmEngine implements Engine {
     return this.loads.after(async () => {
       await this.abandonActive(true);
       this.loaded = null;
-      this.kv = null;
+      this.held.clear();
       await this.engine?.unload();
     });
   }
@@ -199,7 +190,7 @@ export class WebLlmEngine implements Engine {
     const primed = this.begin(request, () => {
       this.active = generation;
     });
-    let primedState: { messages: ChatCompletionMessageParam[]; variantId: string; cachedTokens: number } | null = null;
+    let primedState: SentConversation | null = null;
     const thinkingOff = webLlmThinking(request, findCatalogEntry(this.catalog, request.model)) === false;
     generation = new WebLlmGeneration(
       primed.then((p) => {
@@ -214,8 +205,8 @@ export class WebLlmEngine implements Engine {
       },
       {
         mapError: (err) => generationError(err, { model: request.model }),
-        onFailure: (err) => (request.signal.aborted ? (this.kv = null) : this.afterFailure(err)),
-        onEnd: (end) => this.afterGeneration(end, primedState),
+        onFailure: (err) => (request.signal.aborted ? this.held.clear() : this.afterFailure(err)),
+        onEnd: (end) => this.held.after(end, primedState),
       },
     );
     return generation;
@@ -264,7 +255,7 @@ export class WebLlmEngine implements Engine {
     }
     if (this.loaded) {
       this.loaded = null;
-      this.kv = null;
+      this.held.clear();
       await engine.unload().catch(noop); // reload() unloads again anyway
     }
     if (signal.aborted) throw abortReason(signal);
@@ -285,7 +276,7 @@ export class WebLlmEngine implements Engine {
           throw abortReason(signal);
         }
         await this.discardEngine(engine, err);
-        throw await this.describeLoadFailure(err, entry, variant);
+        throw await describeLoadFailure(err, entry, variant, { appConfig: this.appConfig, catalog: this.catalog, fetch: this.fetchFn, estimateStorage: () => this.cache.estimate() });
       } finally {
         signal.removeEventListener('abort', onAbort);
       }
@@ -304,43 +295,10 @@ export class WebLlmEngine implements Engine {
   /** Frees what a failed load left; a lost or out-of-memory device gets a fresh engine next time. */
   private async discardEngine(engine: MLCEngineLike, err: unknown): Promise<void> {
     this.loaded = null;
-    this.kv = null;
+    this.held.clear();
     await engine.unload().catch(noop);
     const kind = classifyEngineError(err);
     if (kind === 'device_lost' || kind === 'gpu_memory') this.engine = null;
-  }
-
-  private async describeLoadFailure(err: unknown, entry: CatalogEntry, variant: ModelVariant) {
-    const kind = classifyEngineError(err);
-    const record = this.appConfig.model_list.find((r) => r.model_id === variant.modelId);
-    const file =
-      record && (kind === 'download' || kind === 'corrupt' || kind === 'unknown')
-        ? await findUnreachableFile(record, this.fetchFn).catch(() => null)
-        : null;
-    const storage = kind === 'quota' ? await this.cache.estimate().catch(() => null) : null;
-    const smallerModel = this.smallerThan(entry, variant);
-    return loadError(err, {
-      model: entry.id,
-      variantId: variant.modelId,
-      vramBytes: variant.vramBytes,
-      downloadBytes: variant.downloadBytes,
-      ...(record ? { modelLibUrl: record.model_lib } : {}),
-      file,
-      storage,
-      ...(smallerModel ? { smallerModel } : {}),
-    });
-  }
-
-  /**
-   * A model to suggest when `variant` does not fit: the largest that needs less GPU memory,
-   * preferring the same family (same chat format, so the same capabilities).
-   */
-  private smallerThan(entry: CatalogEntry, variant: ModelVariant): string | undefined {
-    const f16 = variant.quantization === 'q4f16_1';
-    const smaller = this.catalog
-      .filter((other) => other.id !== entry.id && resolveVariant(other, f16).vramBytes < variant.vramBytes)
-      .sort((a, b) => resolveVariant(b, f16).vramBytes - resolveVariant(a, f16).vramBytes);
-    return (smaller.find((other) => other.chat_format === entry.chat_format) ?? smaller[0])?.id;
   }
 
   /**
@@ -370,8 +328,8 @@ export class WebLlmEngine implements Engine {
     const variantId = loaded.variant.modelId;
 
     const attempt = async (toolRole: boolean) => {
-      const messages = this.reuseHeldReply(entry, variantId, toWebLlmMessages(request.input.messages, toolRole));
-      const cachedTokens = this.predictCachedTokens(variantId, messages);
+      const messages = this.held.reuse(entry, variantId, toWebLlmMessages(request.input.messages, toolRole));
+      const cachedTokens = this.held.cachedTokens(variantId, messages);
       const stream = await engine.chat.completions.create(webLlmRequestBody(entry, variantId, messages, request));
       const iterator = stream[Symbol.asyncIterator]();
       const first = await iterator.next();
@@ -388,50 +346,8 @@ export class WebLlmEngine implements Engine {
     }
   }
 
-  /**
-   * Sends web-llm's own copy of its last reply instead of our re-rendering of it, when both
-   * say the same (see `kv-reuse.ts`), so that it keeps its KV cache. Not when the
-   * reused history (earlier reasoning kept) would leave too little of the context window.
-   */
-  private reuseHeldReply(
-    entry: CatalogEntry,
-    variantId: string,
-    messages: ChatCompletionMessageParam[],
-  ): ChatCompletionMessageParam[] {
-    const kv = this.kv;
-    const format = this.formats[entry.chat_format];
-    if (!kv || kv.variantId !== variantId || !format) return messages;
-    const last = messages.at(-1);
-    const added = estimateTokens(typeof last?.content === 'string' ? last.content : '');
-    if (kv.tokens + added + REUSE_HEADROOM_TOKENS > entry.context_window) return messages;
-    return withHeldReply(kv.messages, messages, (rendered, raw) => sameReply(format, callNamesIn([rendered, raw]), rendered, raw)).messages;
-  }
-
-  private predictCachedTokens(variantId: string, messages: ChatCompletionMessageParam[]): number {
-    const kv = this.kv;
-    if (!kv || kv.variantId !== variantId || messages.length !== kv.messages.length + 1) return 0;
-    const same = kv.messages.every((m, i) => {
-      const other = plain(messages[i]!);
-      return m.role === other.role && m.content === other.content;
-    });
-    return same ? kv.tokens : 0;
-  }
-
-  private afterGeneration(end: GenerationEnd, primed: { messages: ChatCompletionMessageParam[]; variantId: string; cachedTokens: number } | null): void {
-    if (!primed || end.finish !== 'stop' || end.engineFinish !== 'stop' || !end.usage || end.text === null) {
-      this.kv = null;
-      return;
-    }
-    const prompt = primed.cachedTokens + end.usage.prompt_tokens;
-    this.kv = {
-      variantId: primed.variantId,
-      messages: [...primed.messages.map(plain), { role: 'assistant', content: end.text }],
-      tokens: prompt + Math.max(0, end.usage.completion_tokens - 1),
-    };
-  }
-
   private afterFailure(err: unknown): void {
-    this.kv = null;
+    this.held.clear();
     // Our own errors (unknown model, a load that failed and cleaned up) leave the engine as it is.
     if (err instanceof ApiError) return;
     const kind = classifyEngineError(err);

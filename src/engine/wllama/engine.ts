@@ -33,7 +33,8 @@
  */
 import type { Rendered } from '../../chat/chat-format';
 import { ApiError, serverError } from '../../shared/api-error';
-import { REAL_ENGINE_DELTA_WINDOW_MS, type Engine, type GenerateRequest, type LoadProgress, type ModelInfo } from '../../ports/engine';
+import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from '../../ports/engine';
+import { REAL_ENGINE_DELTA_WINDOW_MS } from '../delta-window';
 import { modelNotFound } from '../engine-errors';
 import { withoutBosText } from './bos-text';
 import { parseChatTemplate, renderWithTemplate, type GgufChatTemplate } from './gguf-chat-template';

@@ -9,7 +9,7 @@
  */
 import type { ConversationItem } from '../../chat/chat-format';
 import type { Compaction, StoredItem } from '../../protocol/output-items';
-import { toConversation } from './chain-history';
+import { toConversation } from '../model-view/to-conversation';
 import type { CompactionContent } from '../sealing/compaction-sealer';
 
 export type OpenCompaction = (item: Compaction) => Promise<CompactionContent>;

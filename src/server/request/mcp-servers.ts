@@ -7,6 +7,7 @@ import type { ToolSpec } from '../../chat/chat-format';
 import type { McpTool, McpToolFilter, Tool } from '../../protocol/create-request';
 import type { McpApprovalRequest, StoredItem } from '../../protocol/output-items';
 import type { McpServerTarget, McpToolInfo } from '../../ports/tool-ports';
+import { mcpFunctionName } from '../model-view/mcp-call-view';
 
 export interface McpServerPlan {
   target: McpServerTarget;
@@ -27,15 +28,6 @@ export interface McpToolEntry {
 export interface McpApproval {
   request: McpApprovalRequest;
   approve: boolean;
-}
-
-/**
- * The function name of a server's tool: `<server_label>__<tool>`. Prefixing keeps two
- * servers' tools (and the request's own functions) apart; labels cannot contain `__`
- * ambiguity that matters, since the pair is looked up whole.
- */
-export function mcpFunctionName(label: string, tool: string): string {
-  return `${label}__${tool}`;
 }
 
 export function mcpToolSpec(entry: McpToolEntry): ToolSpec {

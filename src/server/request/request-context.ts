@@ -11,7 +11,7 @@ import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { chainItems } from './chain-history';
 import { normalizeInput } from './normalize-input';
-import { conversationNotFound } from '../routes/conversations';
+import { conversationHistory } from './conversation-history';
 import type { ServerState } from '../server-state';
 
 export interface ContextRequest {
@@ -51,21 +51,4 @@ export async function readRequestContext(state: ServerState, request: ContextReq
     (sealed, param) => state.compactions.open(sealed, param),
   );
   return { conversationId, history, input };
-}
-
-/**
- * A conversation's items, the context of its next turn (one range read). A turn still
- * running would append after this one's context was read: the conversation is locked until it ends.
- */
-export async function conversationHistory(state: ServerState, id: string): Promise<StoredItem[]> {
-  for (const run of state.runs.values())
-    if (run.conversationId === id)
-      throw invalidRequest(
-        `Another response (${run.id}) is currently running in conversation '${id}'. Wait for it to finish (or cancel it), then send this turn again.`,
-        'conversation',
-        Codes.conversationLocked,
-      );
-  const items = await state.store.conversationItems(id);
-  if (!items) throw conversationNotFound(id, 'conversation');
-  return items;
 }

@@ -11,7 +11,9 @@ import { Codes } from '../../shared/error-codes';
 import { presentItem, type Includes } from '../output/include-filter';
 import { normalizeInput } from '../request/normalize-input';
 import type { ServerState } from '../server-state';
-import { conversationNotFound, conversationObject, readBody } from './conversations';
+import { conversationObject } from '../output/conversation-object';
+import { conversationNotFound } from '../request/conversation-history';
+import { readBody } from './http/read-json';
 import { itemIncludes, itemListQuery } from './http/list-query';
 
 function itemList(items: StoredItem[], hasMore: boolean, include: Includes): ConversationItemList {

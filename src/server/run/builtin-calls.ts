@@ -14,6 +14,7 @@ import type { CodeInterpreterCall, WebSearchCall } from '../../protocol/output-i
 import { newId } from '../../shared/ids';
 import type { OutputBuilder } from './output-builder';
 import type { SearchSource, ToolPorts } from '../../ports/tool-ports';
+import { callConversation, codeOutputForModel } from '../model-view/builtin-call-view';
 
 export interface PendingBuiltinCall {
   name: string;
@@ -120,33 +121,4 @@ async function runWebAction(item: WebSearchCall, ports: ToolPorts, signal: Abort
   const found = await port.findInPage(action.url, action.pattern, signal);
   const shown = found.matches.length ? found.matches.join('\n---\n') : `"${action.pattern}" does not occur in ${found.url}.`;
   return { shown, pages: [] };
-}
-
-function codeOutputForModel(logs: string, images: number, error: string | null): string {
-  const parts = [logs || (error ? '' : '(no output)')];
-  if (images) parts.push(`[${images} image${images > 1 ? 's' : ''} shown to the user]`);
-  if (error) parts.push(`Error: ${error}`);
-  return parts.filter(Boolean).join('\n');
-}
-
-function callConversation(name: string, callId: string, args: Record<string, unknown>, shown: string): ConversationItem[] {
-  return [
-    { type: 'function_call', call_id: callId, name, arguments: JSON.stringify(args) },
-    { type: 'function_call_output', call_id: callId, output: shown },
-  ];
-}
-
-/** A stored builtin call, replayed in a later turn as the call and what the model was shown. */
-export function builtinCallAsConversation(item: CodeInterpreterCall | WebSearchCall): ConversationItem[] {
-  if (item.type === 'code_interpreter_call') {
-    const logs = (item.outputs ?? []).flatMap((o) => (o.type === 'logs' ? [o.logs] : [])).join('');
-    const images = (item.outputs ?? []).filter((o) => o.type === 'image').length;
-    const error = item.status === 'failed' ? 'the call failed' : null;
-    return callConversation('python', item.id, { code: item.code ?? '' }, codeOutputForModel(logs, images, error));
-  }
-  const a = item.action;
-  if (a.type === 'search')
-    return callConversation('search', item.id, { query: a.query }, (a.sources ?? []).map((s) => s.url).join('\n') || 'No results.');
-  if (a.type === 'open_page') return callConversation('open_page', item.id, { url: a.url }, `(page ${a.url} was read)`);
-  return callConversation('find_in_page', item.id, { url: a.url, pattern: a.pattern }, '(search in page done)');
 }

@@ -11,9 +11,10 @@
  * the model is told what happened, like for the other builtin tools.
  */
 import type { ConversationItem } from '../../chat/chat-format';
-import type { McpApprovalRequest, McpCall, McpListTools, McpToolCallError, StoredItem } from '../../protocol/output-items';
+import type { McpApprovalRequest, McpCall, McpListTools, McpToolCallError } from '../../protocol/output-items';
 import { newId } from '../../shared/ids';
-import { mcpFunctionName, type McpServerPlan, type McpToolEntry } from '../request/mcp-servers';
+import type { McpServerPlan, McpToolEntry } from '../request/mcp-servers';
+import { mcpCallAsConversation } from '../model-view/mcp-call-view';
 import type { OutputBuilder } from './output-builder';
 import type { McpFailure, McpPort, McpToolInfo } from '../../ports/tool-ports';
 
@@ -106,37 +107,4 @@ function callError(failure: McpFailure): McpToolCallError {
   return failure.kind === 'http'
     ? { type: 'http_error', code: failure.status, message: failure.message }
     : { type: 'mcp_protocol_error', code: failure.code, message: failure.message };
-}
-
-function errorText(error: McpToolCallError, output: string | null): string {
-  if (error.type === 'mcp_tool_execution_error') return `The tool reported an error: ${output ?? ''}`.trim();
-  return `The call failed: ${error.message}`;
-}
-
-function asCall(callId: string, label: string, name: string, args: string, shown: string): ConversationItem[] {
-  return [
-    { type: 'function_call', call_id: callId, name: mcpFunctionName(label, name), arguments: args },
-    { type: 'function_call_output', call_id: callId, output: shown },
-  ];
-}
-
-/** A stored `mcp_call` as the call the model made and what it was shown (also for later turns). */
-export function mcpCallAsConversation(item: McpCall): ConversationItem[] {
-  const shown = item.error ? errorText(item.error, item.output) : (item.output ?? '');
-  return asCall(item.id, item.server_label, item.name, item.arguments, shown || '(no output)');
-}
-
-/**
- * An approval answer as the model sees it. An approved call shows up as its `mcp_call`
- * (made by the response that received the approval), so only a denial is written here.
- */
-export function approvalAsConversation(request: McpApprovalRequest | undefined, approve: boolean, reason: string | null): ConversationItem[] {
-  if (!request || approve) return [];
-  const why = reason ? ` (${reason})` : '';
-  return asCall(request.id, request.server_label, request.name, request.arguments, `The user denied this call${why}; it was not made. Do not retry it; answer without it.`);
-}
-
-/** The approval requests of a conversation, by id. */
-export function approvalRequests(items: readonly StoredItem[]): Map<string, McpApprovalRequest> {
-  return new Map(items.flatMap((i) => (i.type === 'mcp_approval_request' ? [[i.id, i] as const] : [])));
 }

@@ -6,23 +6,23 @@
  * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
  * shutdown → `failed` (interrupted); delete → nothing more is written.
  */
-import type { ConversationItem, ParseEvent, Rendered } from '../../chat/chat-format';
-import type { Engine, FinishReason } from '../../ports/engine';
+import type { ConversationItem } from '../../chat/chat-format';
+import type { Engine } from '../../ports/engine';
 import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../../protocol/response-object';
 import type { StreamEvent, UnsequencedEvent } from '../../protocol/stream-events';
 import type { ResponseStore } from '../../ports/response-store';
-import type { Logprob, StoredItem } from '../../protocol/output-items';
+import type { StoredItem } from '../../protocol/output-items';
 import { describeError, toApiErrorData } from '../../shared/api-error';
-import { pacedBatches } from '../../shared/paced-batches';
 import type { QueuePlace } from './engine-queue';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
-import { TextLogprobs } from './text-logprobs';
+import { modelRound, type RoundContext } from './model-round';
 import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
-import { approvalAsConversation, beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
-import { mcpFunctionName, type McpToolEntry } from '../request/mcp-servers';
+import { beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
+import type { McpToolEntry } from '../request/mcp-servers';
+import { approvalAsConversation, mcpFunctionName } from '../model-view/mcp-call-view';
 import { citationsFor } from './citations';
-import { toConversation } from '../request/chain-history';
+import { toConversation } from '../model-view/to-conversation';
 import type { ToolPorts } from '../../ports/tool-ports';
 import type { RunPlan } from '../request/run-plan';
 import { Codes } from '../../shared/error-codes';
@@ -80,6 +80,11 @@ export class ResponseRun {
 
   get id(): string {
     return this.response.id;
+  }
+
+  /** What a model round works with (the plan may change before the first round: MCP tools). */
+  private get roundContext(): RoundContext {
+    return { plan: this.plan, engine: this.ports.engine, builder: this.builder, signal: this.controller.signal, pendingCalls: () => this.pending.length };
   }
 
   /** The model wrote a call of a tool the runtime runs: begin its item (or ask for approval). */
@@ -235,7 +240,7 @@ export class ResponseRun {
     for (let round = 1; ; round++) {
       const firstItem = this.builder.itemCount;
       const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
-      const result = await this.generateRound(input, budget);
+      const result = await modelRound(this.roundContext, input, budget);
       total.input += result.inputTokens;
       total.cached += result.cachedTokens;
       total.output += result.outputTokens;
@@ -265,68 +270,6 @@ export class ResponseRun {
       const produced = this.builder.itemsFrom(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
       conversation = [...conversation, ...produced];
       input = plan.render(conversation);
-    }
-  }
-
-  /** One model call: stream its raw text through the parser into output items. */
-  private async generateRound(input: Rendered, budget: number | undefined): Promise<RoundResult> {
-    const { plan } = this;
-    const { engine } = this.ports;
-    const parser = plan.createParser();
-
-    // The engine stops when the run is stopped (even before this point), or once a single allowed call is complete.
-    const generation = new AbortController();
-    const signal = AbortSignal.any([this.controller.signal, generation.signal]);
-
-    const stream = engine.generate({
-      model: plan.model,
-      input,
-      signal,
-      ...plan.generation,
-      ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
-    });
-    const usage = await stream.usage;
-    const deltas: Array<[number, number, number]> = [];
-    let position = 0;
-    let outputTokens = 0;
-    // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
-    const single = plan.singleCall;
-    const callMade = () => single && this.builder.functionCallCount + this.builder.approvalRequestCount + this.pending.length > 0;
-    const logprobs = plan.generation.topLogprobs !== undefined ? new TextLogprobs() : null;
-    const accept = (events: ParseEvent[]) =>
-      this.acceptAll(events, callMade, (length) => logprobs?.take(length, [...parser.reasoningSpans(), ...parser.toolCallSpans()]) ?? []);
-    // Deltas faster than the engine's window go out together: see `Engine.deltaWindowMs`.
-    for await (const batch of pacedBatches(stream, { intervalMs: engine.deltaWindowMs ?? 0 })) {
-      let text = '';
-      for (const delta of batch) {
-        deltas.push([position, position + delta.text.length, delta.tokens]);
-        position += delta.text.length;
-        outputTokens += delta.tokens;
-        text += delta.text;
-        logprobs?.record(delta.text.length, delta.logprobs);
-      }
-      accept(parser.push(text));
-      if (callMade()) generation.abort();
-    }
-    accept(parser.end());
-
-    const reasoningTokens = deltas
-      .filter(([start, end]) => parser.reasoningSpans().some(([s, e]) => start < e && s < end))
-      .reduce((sum, [, , tokens]) => sum + tokens, 0);
-    // Engines that only learn exact prompt counts at the end (web-llm) report them here;
-    // `finalUsage` only rejects when `usage` did, which was handled above.
-    const final = (await stream.finalUsage?.catch(() => undefined)) ?? usage;
-    return { inputTokens: final.inputTokens, cachedTokens: final.cachedTokens, outputTokens, reasoningTokens, finish: stream.finishReason() };
-  }
-
-  /**
-   * Hands parsed events to the builder, dropping everything after the call that ends a
-   * single-call turn. `logprobsOf(length)`: the logprobs of a text event's next characters.
-   */
-  private acceptAll(events: ParseEvent[], callMade: () => boolean, logprobsOf: (length: number) => Logprob[]): void {
-    for (const event of events) {
-      if (callMade()) return;
-      this.builder.accept(event, event.type === 'text' ? logprobsOf(event.text.length) : []);
     }
   }
 
@@ -374,14 +317,6 @@ export class ResponseRun {
     if (outcome.status !== 'completed' && outcome.status !== 'incomplete') return undefined;
     return [...input, ...this.response.output];
   }
-}
-
-interface RoundResult {
-  inputTokens: number;
-  cachedTokens: number;
-  outputTokens: number;
-  reasoningTokens: number;
-  finish: FinishReason;
 }
 
 interface Outcome {

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import type { KeyStore } from '../../store/key-store';
+import type { KeyStore } from '../../ports/key-store';
 import { openJson, sealJson } from './sealed-box';
 
 const PREFIX = 'lc1.';

@@ -12,7 +12,7 @@
 import type { Reasoning } from '../../protocol/output-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import type { KeyStore } from '../../store/key-store';
+import type { KeyStore } from '../../ports/key-store';
 import { openJson, sealJson } from './sealed-box';
 
 const PREFIX = 'lr1.';

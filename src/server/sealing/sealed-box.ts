@@ -4,7 +4,7 @@
  * data names what the box is for, so a box made for one purpose never opens as another.
  * Layout: `<prefix>` + base64(12-byte IV ‖ ciphertext+tag).
  */
-import type { KeyStore } from '../../store/key-store';
+import type { KeyStore } from '../../ports/key-store';
 
 export async function sealJson(keys: KeyStore, prefix: string, aad: string, value: unknown): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));

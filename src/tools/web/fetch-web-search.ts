@@ -5,7 +5,8 @@
  * wrong in words the model can repeat to the user (offline, CORS, HTTP status, policy).
  */
 import type { SearchSource, WebPage, WebSearchPort } from '../../ports/tool-ports';
-import { searchProvider, type SearchProviderConfig } from './search-providers';
+import { searchProvider } from './search-providers';
+import type { SearchProviderConfig } from '../../protocol/runtime-options';
 import { checkUrl, type UrlPolicy } from './url-policy';
 import { wikipediaArticle, wikipediaArticleHtml } from './wikipedia-pages';
 

@@ -7,8 +7,8 @@
  *   send `Access-Control-Allow-Origin` (a self-hosted one usually is configured to).
  */
 import type { SearchSource } from '../../ports/tool-ports';
+import type { SearchProviderConfig } from '../../protocol/runtime-options';
 
-export type SearchProviderConfig = { type: 'wikipedia'; lang?: string } | { type: 'searxng'; baseUrl: string };
 
 export interface SearchProvider {
   /** Shown in errors ("the search provider Wikipedia (en) …"). */

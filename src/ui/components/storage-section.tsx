@@ -4,7 +4,6 @@
  * from code, and "Clean up now".
  */
 import { useCallback, useEffect, useState } from 'react';
-import type { Api } from '../api';
 import { useServices } from '../app-context';
 import { useStore } from '../external-store';
 import { formatBytes } from '../format';

@@ -4,6 +4,7 @@
  * Bytes are decoded strictly: a body is never silently mangled into something else.
  */
 import { bodyTooLarge, MAX_BODY_BYTES } from '../../../protocol/request-limits';
+import { validationError } from '../../../protocol/validation-error';
 import { invalidRequest } from '../../../shared/api-error';
 import { Codes } from '../../../shared/error-codes';
 import { readCapped } from '../../../shared/read-capped';
@@ -75,4 +76,14 @@ async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array
   const bytes = await readCapped(request.body, maxBytes);
   if (bytes === null) throw bodyTooLarge(maxBytes);
   return bytes;
+}
+
+/** A JSON object body parsed with `schema`, or OpenAI's 400. An empty body counts as `{}`. */
+export async function readBody<T>(request: Request, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, emptyOk: boolean): Promise<T> {
+  const empty = emptyOk && (request.headers.get('content-length') === '0' || request.body === null);
+  const body = empty ? {} : await readJsonBody(request);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw validationError(parsed.error, body);
+  return parsed.data;
 }

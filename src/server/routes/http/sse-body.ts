@@ -11,7 +11,7 @@ import { SSE_DONE, encodeSseEvent } from '../../../protocol/sse';
  * now (a run, a download) is stopped through `onCancel`.
  *
  * @example
- * return sseResponse(presentEvents(run.log.follow(-1), include), () => run.disconnect());
+ * return sseResponse(presentStream(run.log.follow(-1), presentation), () => run.stop('disconnect'));
  */
 export function sseResponse(events: AsyncIterable<{ type: string }>, onCancel: () => void = () => {}): Response {
   const encoder = new TextEncoder();
