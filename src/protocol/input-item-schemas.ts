@@ -82,6 +82,25 @@ export const CompactionItem = z.strictObject({
   created_by: z.string().nullish(),
 });
 
+/** A `file_search_call` of an earlier response, passed back (OpenAI's input items include it). */
+export const FileSearchCallItem = z.strictObject({
+  type: z.literal('file_search_call'),
+  id: z.string().min(1),
+  queries: z.array(z.string()).max(100),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
+  results: z
+    .array(
+      z.strictObject({
+        file_id: z.string().optional(),
+        filename: z.string().optional(),
+        score: z.number().optional(),
+        text: z.string().optional(),
+        attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullish(),
+      }),
+    )
+    .nullish(),
+});
+
 export const ItemReference = z.strictObject({
   type: z.literal('item_reference'),
   id: z.string().min(1),
@@ -90,7 +109,7 @@ export const ItemReference = z.strictObject({
 /** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
 export const InputItem = z.preprocess(
   (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, ItemReference]),
+  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, FileSearchCallItem, ItemReference]),
 );
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -15,7 +15,12 @@ import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { openIdbFileStore } from '../store/idb-file-store';
+import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
+import { minisearchIndexes } from '../tools/file-search/minisearch-index';
+import { TestEmbedder } from '../engine/test-embedder';
+import type { Embedder } from '../ports/embedder';
 import { preferredEngine } from './preferred-engine';
 
 export interface LocalServerOptions {
@@ -38,6 +43,8 @@ export interface LocalServerOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
   cpu?: CpuEngineOptions;
+  /** File search: the embedding model new vector stores use. */
+  fileSearch?: FileSearchOptions;
 }
 
 export type LocalServer = ResponsesServer;
@@ -53,9 +60,10 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   });
   // `/v1/models` gives the sizes of the build this device loads (q4f32 without shader-f16),
   // so the GPU is detected first, while the store opens.
-  const [store, keys, gpu] = await Promise.all([
+  const [store, keys, fileStore, gpu] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
+    openIdbFileStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
   ]);
   // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`), opt-in
@@ -77,7 +85,15 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
-  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
+  const embedders: Embedder[] = [...(options.testModels ? [new TestEmbedder()] : [])];
+  // Uploaded files are parsed in a worker of their own, one per file (tools/file-search/).
+  const files = {
+    store: fileStore,
+    extractor: createWorkerExtractor(),
+    indexes: minisearchIndexes,
+    ...(options.fileSearch?.embeddingModel ? { embeddingModel: options.fileSearch.embeddingModel } : {}),
+  };
+  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention, embedders, files });
 }
 
 /** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */

@@ -18,6 +18,12 @@ import { ResponseObject } from '../../src/protocol/response-object';
 import { ConversationDeleted, ConversationObject } from '../../src/protocol/conversation';
 import { StoredItem } from '../../src/protocol/output-items';
 import { StreamEvent } from '../../src/protocol/stream-events';
+import { openIdbFileStore } from '../../src/store/idb-file-store';
+import type { FileStore } from '../../src/ports/file-store';
+import type { FilesOptions } from '../../src/server/files/files-state';
+import { minisearchIndexes } from '../../src/tools/file-search/minisearch-index';
+import { TestEmbedder } from '../../src/engine/test-embedder';
+import { inlineExtractor } from './inline-extractor';
 import { validateCompactResource, validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
 
 let counter = 0;
@@ -28,6 +34,8 @@ export interface LocalClient {
   store: ResponseStore;
   /** The origin's key store (in the same fake-indexeddb database). */
   keys: KeyStore;
+  /** The file store, when the client was made with `files`. */
+  fileStore?: FileStore & { close(): void };
   dbName: string;
   /** Raw HTTP against the server (for malformed requests the SDK would not send). */
   http(path: string, init?: RequestInit): Promise<Response>;
@@ -49,6 +57,12 @@ export interface LocalClientOptions {
   wrapStore?: (store: ResponseStore) => ResponseStore;
   /** Any other server option (clock, retention, …). */
   server?: Partial<ResponsesServerOptions>;
+  /**
+   * Files and vector stores on the same fake-indexeddb database (inline text extraction,
+   * minisearch, `test-embedding`); options override the defaults, `wrapFiles` puts a fake in
+   * front of the file store.
+   */
+  files?: true | (Partial<FilesOptions> & { wrapFiles?: (store: FileStore) => FileStore });
 }
 
 export async function localClient(options: LocalClientOptions = {}): Promise<LocalClient> {
@@ -56,6 +70,11 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   const opened = await openIdbStore({ name: dbName });
   const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const keys = await openIdbKeyStore({ name: dbName });
+  const fileOptions = options.files === true ? {} : options.files;
+  const fileStore = fileOptions ? await openIdbFileStore({ name: dbName }) : undefined;
+  const files: FilesOptions | undefined = fileOptions && fileStore
+    ? { store: fileOptions.wrapFiles ? fileOptions.wrapFiles(fileStore) : fileStore, extractor: inlineExtractor(), indexes: minisearchIndexes, pollAfterMs: 5, ...fileOptions }
+    : undefined;
   const server = await createResponsesServer({
     store,
     keys,
@@ -64,6 +83,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     flushMs: 5,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.maxToolRounds ? { maxToolRounds: options.maxToolRounds } : {}),
+    ...(files ? { files, embedders: [new TestEmbedder()] } : {}),
     ...options.server,
   });
   const specViolations: string[] = [];
@@ -82,6 +102,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     server,
     store,
     keys,
+    ...(fileStore ? { fileStore } : {}),
     dbName,
     http: (path, init) => fetch(`http://local.test${path}`, init),
     specViolations,
@@ -104,6 +125,7 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
     }
     return;
   }
+  if (!type.startsWith('application/json')) return; // file bytes (`/files/{id}/content`)
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) return validateErrorBody(body);
   if (body.object === 'response') return checkResponse(body);
@@ -176,6 +198,7 @@ export async function closeAndCheck(local: LocalClient): Promise<void> {
   await local.checked();
   local.store.close();
   local.keys.close();
+  local.fileStore?.close();
   if (local.specViolations.length) throw new Error(`Answers that do not match the Open Responses document:\n${local.specViolations.join('\n')}`);
 }
 

@@ -86,6 +86,14 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       // Refused now, naming the item, rather than at every later turn that would show it.
       await checkCompaction?.(item.encrypted_content, `input[${i}].encrypted_content`);
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content, ...(item.created_by ? { created_by: item.created_by } : {}) };
+    case 'file_search_call':
+      return {
+        type: 'file_search_call',
+        id: item.id,
+        queries: item.queries,
+        status: item.status,
+        results: item.results?.map((r) => ({ file_id: r.file_id ?? '', filename: r.filename ?? '', score: r.score ?? 0, text: r.text ?? '', attributes: r.attributes ?? null })) ?? null,
+      };
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);

@@ -6,7 +6,7 @@
  * `POST /v1/responses/input_tokens` stops after this step; create goes on to run.
  */
 import { parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
-import { invalidRequest } from '../../shared/api-error';
+import { invalidRequest, notFound } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import type { ConversationItem } from '../../chat/chat-format';
@@ -52,6 +52,7 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);
+  await checkVectorStores(state, request);
 
   const { conversationId, history, input } = await readRequestContext(state, request);
   if (history.length === 0 && input.length === 0)
@@ -64,7 +65,7 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
   const containerId = containerFor(request, history);
   const planFor = (items: readonly ConversationItem[]) =>
-    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, ...(conversationId !== null ? { conversationInput: input } : {}) });
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, contextWindow: model.info.context_window, ...(conversationId !== null ? { conversationInput: input } : {}) });
   let plan = planFor(conversation);
   const untruncatedTokens = await model.engine.countTokens(model.info.id, plan.input);
   let promptTokens = untruncatedTokens;
@@ -139,6 +140,10 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
     } else if (isWebSearch(tool)) {
       if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
       ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
+    } else if (tool.type === 'file_search') {
+      if (!state.files) throw invalidRequest('The file_search tool is not available in this runtime (it has no file store).', `tools[${i}].type`, Codes.unsupportedTool);
+      if (tools.findIndex((t) => t.type === 'file_search') !== i) throw invalidRequest('Only one file_search tool may be given; list every vector store in its vector_store_ids.', `tools[${i}]`, Codes.invalidValue);
+      builtinNames.add('file_search');
     }
   });
   tools.forEach((tool, i) => {
@@ -190,4 +195,14 @@ function approvalsOf(request: CreateResponseRequest, history: StoredItem[], inpu
     approvals.push({ request: found, approve: item.approve });
   });
   return approvals;
+}
+
+/** Every vector store a `file_search` tool names must exist: a 404 naming the first that does not. */
+async function checkVectorStores(state: ServerState, request: CreateResponseRequest): Promise<void> {
+  const at = (request.tools ?? []).findIndex((t) => t.type === 'file_search');
+  const tool = request.tools?.[at];
+  if (!tool || tool.type !== 'file_search' || !state.files) return;
+  for (const [j, id] of tool.vector_store_ids.entries())
+    if (!(await state.files.store.getVectorStore(id)))
+      throw notFound(`Vector store with id '${id}' not found.`, `tools[${at}].vector_store_ids[${j}]`, Codes.vectorStoreNotFound);
 }
