@@ -45,7 +45,7 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
  * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
  * background once the app is ready (src/pwa/offline-files.ts), or at first use.
  */
-const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'icons/*-512.png'];
+const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'assets/extract-worker-*.js', 'assets/pdf.worker.min-*.mjs', 'icons/*-512.png'];
 /** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
 const NOT_PRECACHED = ['sw.js', '**/*.map', '**/*.br', '**/*.gz'];
 const PRECACHE_GLOBS = ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'];
@@ -78,6 +78,8 @@ async function precacheAppShell(outDir: string): Promise<void> {
 function deferredChunkName(moduleIds: readonly string[]): string {
   if (moduleIds.some((id) => id.includes('/@wllama/'))) return 'wllama';
   if (moduleIds.some((id) => id.includes('/@mlc-ai/web-llm/'))) return 'web-llm';
+  if (moduleIds.some((id) => id.includes('/mammoth/'))) return 'mammoth';
+  if (moduleIds.some((id) => id.includes('/pdfjs-dist/'))) return 'pdfjs';
   return '[name]';
 }
 
@@ -87,6 +89,8 @@ function deferredFeature(url: string): string {
   if (/^assets\/(deferred\/)?wllama-/.test(url)) return 'cpu-engine';
   if (/^assets\/deferred\/readable-text-/.test(url)) return 'web-search';
   if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
+  // Reading uploaded files: the extraction worker, pdf.js (and its worker), mammoth.
+  if (/^assets\/(deferred\/(pdfjs|mammoth)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
   return 'other';
 }
 
