@@ -13,6 +13,20 @@ export const InputImagePart = z.strictObject({
   file_id: z.string().nullish(),
   detail: z.enum(['low', 'high', 'auto', 'original']).default('auto'),
 });
+/**
+ * A file in a message: an uploaded one (`file_id`) or its bytes inline (`file_data`, a data URL
+ * or base64, with its `filename`). Its text is what the model is shown. `file_url` is refused
+ * (the runtime fetches nothing a request names).
+ */
+export const InputFilePart = z.strictObject({
+  type: z.literal('input_file'),
+  file_id: z.string().min(1).nullish(),
+  file_data: z.string().min(1).optional(),
+  file_url: z.string().optional(),
+  filename: z.string().min(1).max(255).optional(),
+  detail: z.enum(['auto', 'low', 'high']).optional(),
+  prompt_cache_breakpoint: z.unknown().optional(),
+});
 const Annotation = z.record(z.string(), z.unknown());
 export const OutputTextPart = z.strictObject({
   type: z.literal('output_text'),
@@ -22,7 +36,7 @@ export const OutputTextPart = z.strictObject({
 });
 export const RefusalPart = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
 
-const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, OutputTextPart, RefusalPart]);
+const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, InputFilePart, OutputTextPart, RefusalPart]);
 
 export const InputMessage = z.strictObject({
   type: z.literal('message').default('message'),

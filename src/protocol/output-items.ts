@@ -51,6 +51,14 @@ export const InputImage = z.object({
   file_id: z.string().nullable(),
   detail: z.enum(['low', 'high', 'auto', 'original']),
 });
+/** A file in a message, as stored and listed: by id, or inline (`file_data` as sent). */
+export const InputFile = z.object({
+  type: z.literal('input_file'),
+  file_id: z.string().nullable(),
+  filename: z.string().optional(),
+  file_data: z.string().optional(),
+});
+export type InputFile = z.infer<typeof InputFile>;
 export const ReasoningText = z.object({ type: z.literal('reasoning_text'), text: z.string() });
 export type ReasoningText = z.infer<typeof ReasoningText>;
 
@@ -70,7 +78,7 @@ export const StoredInputMessage = z.object({
   id: z.string(),
   role: z.enum(['user', 'system', 'developer']),
   status: ItemStatus,
-  content: z.array(z.union([InputText, InputImage])),
+  content: z.array(z.union([InputText, InputImage, InputFile])),
 });
 export type StoredInputMessage = z.infer<typeof StoredInputMessage>;
 

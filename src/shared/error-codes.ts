@@ -44,8 +44,6 @@ export const Codes = {
   fileNotFound: 'file_not_found',
   vectorStoreNotFound: 'vector_store_not_found',
   fileBatchNotFound: 'file_batch_not_found',
-  /** `input_file` content too long for the model's context: the message says to use file search. */
-  fileTooLargeForContext: 'file_too_large_for_context',
   previousResponseNotFound: 'previous_response_not_found',
   previousResponseInProgress: 'previous_response_in_progress',
   noEventLog: 'no_event_log',

@@ -111,3 +111,14 @@ test('an upload of 120 MB goes through the service worker into IndexedDB and rea
   });
   expect(result).toEqual({ bytes: 120_000_000, read: 120_000_000, tailOk: true, refused: { status: 413, code: 'file_too_large' } });
 });
+
+test('input_file: a base64 PDF data URL (as the Open Responses compliance suite sends) is read by pdf.js in the extraction worker and shown to the model', async () => {
+  const text = await page.evaluate(async (pdf) => {
+    const response = await window.sdk!.responses.create({
+      model: 'test-scripted',
+      input: [{ role: 'user', content: [{ type: 'input_text', text: 'Summarize' }, { type: 'input_file', filename: 'moon.pdf', file_data: `data:application/pdf;base64,${pdf}` }] }],
+    });
+    return response.output_text;
+  }, b64(makePdf(['The Moon has no atmosphere.'])));
+  expect(text).toBe('You said: Summarize\n[File: moon.pdf]\nThe Moon has no atmosphere.\n[End of file: moon.pdf]');
+});

@@ -22,6 +22,7 @@ import type { McpApproval } from './mcp-servers';
 import { readRequestContext } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
+import { carriesFiles, withFileTexts } from './input-files';
 
 /** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
 export interface PreparedRequest {
@@ -41,7 +42,7 @@ export interface PreparedRequest {
 }
 
 /** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
-export async function prepareRequest(state: ServerState, body: unknown): Promise<PreparedRequest> {
+export async function prepareRequest(state: ServerState, body: unknown, signal: AbortSignal = new AbortController().signal): Promise<PreparedRequest> {
   const request = parseCreateRequest(body);
 
   const background = request.background ?? false;
@@ -60,7 +61,9 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   checkToolOutputs(history, input);
   const mcpApprovals = approvalsOf(request, history, input);
   const window = [...history, ...input];
-  const conversation = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
+  // Files in messages are shown as their text (the stored items keep the parts as sent).
+  const shown = await withFileTexts(state.files, window, input.length, signal);
+  const conversation = await windowConversation(shown, (item) => state.compactions.open(item.encrypted_content, 'input'));
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
   const containerId = containerFor(request, history);
@@ -104,6 +107,12 @@ function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void
 export async function finalPlan(state: ServerState, prepared: PreparedRequest, signal: AbortSignal): Promise<{ plan: RunPlan; promptTokens: number }> {
   const { model } = prepared;
   const { plan, promptTokens } = (await autoCompact(state, prepared, signal)) ?? prepared;
+  if (promptTokens > model.info.context_window && carriesFiles(prepared.window))
+    throw invalidRequest(
+      `The files in the input are too long for the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Add them to a vector store (POST /v1/vector_stores) and give the model the file_search tool instead: it reads only the passages it needs.`,
+      'input',
+      Codes.contextLengthExceeded,
+    );
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
