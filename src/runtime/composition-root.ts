@@ -9,7 +9,7 @@ import { cpuThreads } from '../engine/cpu-threads';
 import { isolationStatus } from '../engine/cross-origin-isolation';
 import { BrowserDeviceStatus } from '../engine/device-status';
 import { ScriptedEngine } from '../engine/scripted-engine';
-import { WebLlmEngine, WebLlmModels } from '../engine/webllm';
+import { WEBLLM_EMBEDDING_CATALOG, WebLlmEmbedder, WebLlmEngine, WebLlmModels } from '../engine/webllm';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
 import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
@@ -85,7 +85,10 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
-  const embedders: Embedder[] = [...(options.testModels ? [new TestEmbedder()] : [])];
+  const cpuOptions = options.cpuEngine ? { wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) } : undefined;
+  // Embedding models: web-llm's on the GPU, the CPU engine's GGUF ones, and test-embedding with the test models.
+  const gpuEmbedders = WEBLLM_EMBEDDING_CATALOG.map((entry) => new WebLlmEmbedder(entry, options.modelBase ? { modelBase: options.modelBase } : {}));
+  const embedders: Embedder[] = [...(options.testModels ? [new TestEmbedder()] : []), ...gpuEmbedders, ...(cpu && cpuOptions ? cpu.createWllamaEmbedders(cpuOptions) : [])];
   // Uploaded files are parsed in a worker of their own, one per file (tools/file-search/).
   const files = {
     store: fileStore,

@@ -5,10 +5,14 @@
  * DOCX it zips, hostile files each failing alone, keyword and hybrid (`test-embedding`) search,
  * and `test-scripted` calling `file_search` and citing.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { configureRuntime, openApp, startE2E } from '../support/browser';
+import { configureRuntime, openApp, serveModelMirror, startE2E } from '../support/browser';
 import { makeDocx, makeDocxBomb, makeJavaScriptPdf, makePdf } from '../fixtures/make-documents';
+import { makeTinyGguf } from '../fixtures/make-tiny-gguf';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let page: Page;
@@ -121,4 +125,43 @@ test('input_file: a base64 PDF data URL (as the Open Responses compliance suite 
     return response.output_text;
   }, b64(makePdf(['The Moon has no atmosphere.'])));
   expect(text).toBe('You said: Summarize\n[File: moon.pdf]\nThe Moon has no atmosphere.\n[End of file: moon.pdf]');
+});
+
+test('the CPU engine embeds with a GGUF this test generates: real dimensions, pooling and determinism, and a store embedded with it searches', { timeout: 90_000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'embed-mirror-'));
+  fs.writeFileSync(path.join(dir, 'test-tiny-llama.gguf'), makeTinyGguf());
+  const mirror = await serveModelMirror(dir);
+  const context = await e2e.browser.newContext();
+  try {
+    await configureRuntime(context, e2e.app.origin, { modelBase: mirror.base, options: { fileSearch: { embeddingModel: 'test-tiny-embed' } } });
+    const cpuPage = await openApp(context, e2e.app.origin);
+    const result = await cpuPage.evaluate(async () => {
+      const sdk = window.sdk!;
+      const { data } = await sdk.embeddings.create({ model: 'test-tiny-embed', input: ['hello world', 'hello world', 'a different text'], encoding_format: 'float' });
+      const [a, b, c] = data.map((d) => d.embedding);
+      const store = await sdk.vectorStores.create({ name: 'cpu embedded' });
+      const file = await sdk.vectorStores.files.uploadAndPoll(store.id, new File(['Harbours keep lanterns lit all night.'], 'harbour.txt'));
+      const found = await sdk.vectorStores.search(store.id, { query: 'lanterns' });
+      return {
+        dims: [a!.length, c!.length],
+        same: a!.every((x, i) => x === b![i]),
+        differs: a!.some((x, i) => x !== c![i]),
+        norm: Math.hypot(...a!),
+        status: file.status,
+        error: file.last_error,
+        found: found.data.map((r) => [r.filename, r.score]),
+      };
+    });
+    expect(result.dims).toEqual([64, 64]);
+    expect(result.same).toBe(true);
+    expect(result.differs).toBe(true);
+    expect(result.norm).toBeCloseTo(1, 4);
+    expect(result.status).toBe('completed');
+    expect(result.found[0]![0]).toBe('harbour.txt');
+    // One chunk: first by keywords and by embedding.
+    expect(result.found[0]![1]).toBe(1);
+  } finally {
+    await context.close();
+    await mirror.close();
+  }
 });
