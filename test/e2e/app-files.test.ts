@@ -58,9 +58,17 @@ test('attach a file, ask about it, see the answer cite it as a file chip; the Fi
   await poll(() => page.evaluate(async () => ({ files: (await window.sdk!.files.list()).data.length, stores: (await window.sdk!.vectorStores.list()).data.length }))).toEqual({ files: 0, stores: 0 });
 });
 
-test('a file that cannot be read says why on its chip, and the chat still answers', async () => {
+test('files dropped on the chat are attached; one that cannot be read says why on its chip, and the chat still answers', async () => {
   await page.getByRole('button', { name: 'New chat' }).click().catch(() => undefined);
-  await page.locator('[data-testid="attach-input"]').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
+  const dropped = await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['Kites fly in spring wind.'], 'kites.txt', { type: 'text/plain' }));
+    transfer.items.add(new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'photo.png', { type: 'image/png' }));
+    return transfer;
+  });
+  await page.dispatchEvent('main.chat', 'dragover', { dataTransfer: dropped });
+  await page.dispatchEvent('main.chat', 'drop', { dataTransfer: dropped });
+  await page.locator('li.chat-file[data-file-status="completed"]', { hasText: 'kites.txt' }).waitFor({ timeout: 30_000 });
   const chip = page.locator('li.chat-file[data-file-status="failed"]');
   await chip.waitFor({ timeout: 30_000 });
   expect(await chip.locator('.chat-file-error').innerText()).toMatch(/cannot read/);

@@ -137,14 +137,18 @@ test('the CPU engine embeds with a GGUF this test generates: real dimensions, po
     const cpuPage = await openApp(context, e2e.app.origin);
     const result = await cpuPage.evaluate(async () => {
       const sdk = window.sdk!;
-      const { data } = await sdk.embeddings.create({ model: 'test-tiny-embed', input: ['hello world', 'hello world', 'a different text'], encoding_format: 'float' });
+      const inputs = ['hello world', 'hello world', 'a different text'];
+      const { data } = await sdk.embeddings.create({ model: 'test-tiny-embed', input: inputs, encoding_format: 'float' });
+      const again = await sdk.embeddings.create({ model: 'test-tiny-embed', input: inputs, encoding_format: 'float' });
       const [a, b, c] = data.map((d) => d.embedding);
       const store = await sdk.vectorStores.create({ name: 'cpu embedded' });
       const file = await sdk.vectorStores.files.uploadAndPoll(store.id, new File(['Harbours keep lanterns lit all night.'], 'harbour.txt'));
       const found = await sdk.vectorStores.search(store.id, { query: 'lanterns' });
       return {
         dims: [a!.length, c!.length],
-        same: a!.every((x, i) => x === b![i]),
+        // The same request gives the same vectors; the same text twice in one batch, the same up to rounding.
+        repeatable: data.every((d, k) => d.embedding.every((x, i) => x === again.data[k]!.embedding[i])),
+        same: a!.every((x, i) => Math.abs(x - b![i]!) < 1e-4),
         differs: a!.some((x, i) => x !== c![i]),
         norm: Math.hypot(...a!),
         status: file.status,
@@ -153,6 +157,7 @@ test('the CPU engine embeds with a GGUF this test generates: real dimensions, po
       };
     });
     expect(result.dims).toEqual([64, 64]);
+    expect(result.repeatable).toBe(true);
     expect(result.same).toBe(true);
     expect(result.differs).toBe(true);
     expect(result.norm).toBeCloseTo(1, 4);
