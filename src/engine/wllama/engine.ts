@@ -42,6 +42,7 @@ import { GGUF_CATALOG, ggufModelInfo, ggufUrl, type GgufCatalogEntry } from './g
 import { estimateTokens } from '../token-estimate';
 import { isContextOverflow, noModelSource, wllamaGenerationError } from './errors';
 import { WllamaGeneration } from './generation';
+import { opfsWllamaCache } from './opfs-cache';
 import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike } from './wllama-like';
 import { abortReason } from '../../shared/abort';
 import { LoadQueue } from '../load-queue';
@@ -250,13 +251,9 @@ export class WllamaEngine implements Engine {
     }
   }
 
+  /** wllama's cache; listed without importing wllama (opfs-cache.ts), so listing the models loads no engine. */
   private cache(): Promise<WllamaCacheLike> {
-    if (!this.cacheInstance) {
-      const created = import('@wllama/wllama').then(({ CacheManager }) => new CacheManager() satisfies WllamaCacheLike);
-      // A failed start (no OPFS) is tried again next time.
-      created.catch(() => (this.cacheInstance = null));
-      this.cacheInstance = created;
-    }
+    this.cacheInstance ??= Promise.resolve(opfsWllamaCache());
     return this.cacheInstance;
   }
 
