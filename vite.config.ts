@@ -77,6 +77,8 @@ async function precacheAppShell(outDir: string): Promise<void> {
 /** Lazy chunks named for their package where their own name (`esm`, `index`) says nothing. */
 function deferredChunkName(moduleIds: readonly string[]): string {
   if (moduleIds.some((id) => id.includes('/@wllama/'))) return 'wllama';
+  // A GGUF's own chat template (Jinja): parsed when a CPU model loads.
+  if (moduleIds.some((id) => id.includes('/@huggingface/jinja/'))) return 'wllama-template';
   if (moduleIds.some((id) => id.includes('/@mlc-ai/web-llm/'))) return 'web-llm';
   return '[name]';
 }
