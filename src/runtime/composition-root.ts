@@ -18,6 +18,7 @@ import { openIdbKeyStore } from '../store/key-store';
 import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
+import type { ResponseObject } from '../protocol/response-object';
 
 export interface LocalServerOptions {
   /** Builtin tools (code interpreter, web search); see tools/runtime-tools.ts. */
@@ -39,6 +40,8 @@ export interface LocalServerOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
   cpu?: CpuEngineOptions;
+  /** Told when a response has completed (or ended `incomplete`): an answer was given. */
+  onAnswer?: () => void;
 }
 
 export type LocalServer = ResponsesServer;
@@ -78,7 +81,23 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
-  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
+  const onAnswer = options.onAnswer;
+  return createResponsesServer({
+    store,
+    keys,
+    engines,
+    formats: chatFormats,
+    tools,
+    modelManager,
+    preferredEngine: preferredEngine(gpu),
+    retention,
+    ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
+  });
+}
+
+/** Whether a response that ended gave an answer (a failed or cancelled one did not). */
+function answered(response: ResponseObject): boolean {
+  return response.status === 'completed' || response.status === 'incomplete';
 }
 
 /** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */
