@@ -17,26 +17,36 @@
  *   repeat   a reload (still at 10 Mbit/s) with the model chosen: until the next answer shows
  *   offline reload   the same reload with the network off
  *
+ * BENCH_BASELINE=/path/to/another/checkout (built with `vite build`, e.g. a `git worktree` of
+ * main): its `dist/` is served too and measured the same way, round by round, alternating
+ * with this one, so the two columns compare on the same machine state.
+ *
  * Goal (issues 15 and 28): the first answer within 1 MB and 3 s, by either path. Prints
  * medians over BENCH_ROUNDS (default 3) and, per path, the downloads before the answer of the
  * last round (BENCH_VERBOSE=1: all of them, in order; else the biggest).
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
-import { startE2E } from '../support/browser';
+import { serveDist, startE2E, type Served } from '../support/browser';
 import { throttleNetwork, type ThrottledNetwork } from '../support/throttled-network';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const VERBOSE = process.env.BENCH_VERBOSE === '1';
+const BASELINE = process.env.BENCH_BASELINE;
 const LINK = { bitsPerSecond: 10_000_000, latencyMs: 40 };
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
+let baseline: Served | undefined;
 beforeAll(async () => {
   e2e = await startE2E();
+  if (BASELINE) baseline = await serveDist(BASELINE);
 });
-afterAll(() => e2e?.close());
+afterAll(async () => {
+  await baseline?.close();
+  await e2e?.close();
+});
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const median = (xs: number[]) => (xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[xs.length >> 1]!);
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -84,12 +94,12 @@ interface Visit {
   downloads: string[];
 }
 
-async function visit(path: Path, throttled: boolean): Promise<Visit> {
+async function visit(origin: string, path: Path, throttled: boolean): Promise<Visit> {
   const context = await e2e.browser.newContext();
   const page = await context.newPage();
   const net = throttled ? await throttleNetwork(context, page, LINK) : null;
   const start = performance.now();
-  await page.goto(`${e2e.app.origin}/?test-models`);
+  await page.goto(`${origin}/?test-models`);
   await (path === 'picker' ? firstAnswerThroughPicker(page) : firstAnswerThroughSdk(page));
   const ms = performance.now() - start;
   const requests = [...(net?.requests ?? [])];
@@ -107,46 +117,70 @@ async function reloadAndAsk(page: Page, text: string): Promise<number> {
   return performance.now() - start;
 }
 
-test('first visit at 10 Mbit/s, through the picker and with the model preset: time and bytes until the first answer; then offline, a repeat visit and an offline reload', { timeout: 1_800_000 }, async () => {
-  const first: Record<Path, { ms: number[]; bytes: number[]; unthrottled: number[]; downloads: string[] }> = {
-    picker: { ms: [], bytes: [], unthrottled: [], downloads: [] },
-    preset: { ms: [], bytes: [], unthrottled: [], downloads: [] },
-  };
-  const after = { offlineMs: [] as number[], totalBytes: [] as number[], repeatMs: [] as number[], offlineReloadMs: [] as number[] };
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const path of ['picker', 'preset'] as const) {
-      const fast = await visit(path, false);
-      first[path].unthrottled.push(fast.ms);
-      await fast.context.close();
+interface Figures {
+  first: Record<Path, { ms: number[]; bytes: number[]; unthrottled: number[]; downloads: string[] }>;
+  offlineMs: number[];
+  totalBytes: number[];
+  repeatMs: number[];
+  offlineReloadMs: number[];
+}
 
-      const slow = await visit(path, true);
-      first[path].ms.push(slow.ms);
-      first[path].bytes.push(slow.bytes);
-      first[path].downloads = slow.downloads;
-      if (path === 'picker') {
-        await slow.page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', undefined, { timeout: 300_000, polling: 100 });
-        after.offlineMs.push(slow.net!.now());
-        after.totalBytes.push(slow.net!.bytes());
-        after.repeatMs.push(await reloadAndAsk(slow.page, 'again'));
-        await slow.context.setOffline(true);
-        after.offlineReloadMs.push(await reloadAndAsk(slow.page, 'offline'));
-      }
-      await slow.context.close();
+/** One round of every visit against the build at `origin`. */
+async function round(origin: string, figures: Figures): Promise<void> {
+  for (const path of ['picker', 'preset'] as const) {
+    const fast = await visit(origin, path, false);
+    figures.first[path].unthrottled.push(fast.ms);
+    await fast.context.close();
+
+    const slow = await visit(origin, path, true);
+    figures.first[path].ms.push(slow.ms);
+    figures.first[path].bytes.push(slow.bytes);
+    figures.first[path].downloads = slow.downloads;
+    if (path === 'picker') {
+      await slow.page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', undefined, { timeout: 300_000, polling: 100 });
+      figures.offlineMs.push(slow.net!.now());
+      figures.totalBytes.push(slow.net!.bytes());
+      figures.repeatMs.push(await reloadAndAsk(slow.page, 'again'));
+      await slow.context.setOffline(true);
+      figures.offlineReloadMs.push(await reloadAndAsk(slow.page, 'offline'));
     }
+    await slow.context.close();
   }
-  const time = (ms: number[]) => s(median(ms)).padStart(8);
-  const bytes = (b: number[]) => mb(median(b)).padStart(10);
-  console.log(
-    [
-      `\nFirst visit at ${LINK.bitsPerSecond / 1e6} Mbit/s / ${LINK.latencyMs} ms (page + service worker throttled), median of ${ROUNDS} fresh profiles`,
-      `${'until the first answer'.padEnd(34)} ${'time'.padStart(8)} ${'bytes'.padStart(10)} ${'unthrottled'.padStart(12)}`,
-      ...(['picker', 'preset'] as const).map((path) => `${(path === 'picker' ? 'picker (a newcomer chooses the model)' : 'preset (model already set, SDK)').padEnd(34)} ${time(first[path].ms)} ${bytes(first[path].bytes)} ${time(first[path].unthrottled).padStart(12)}`),
-      `${'after the picker visit'.padEnd(34)}`,
-      `${'  every file kept offline'.padEnd(34)} ${time(after.offlineMs)} ${bytes(after.totalBytes)}`,
-      `${'  repeat visit (reload, answer)'.padEnd(34)} ${time(after.repeatMs)}`,
-      `${'  offline reload (answer)'.padEnd(34)} ${time(after.offlineReloadMs)}`,
-      `goal: the first answer ≤ 1 MB and ≤ 3 s by either path`,
-      ...(['picker', 'preset'] as const).flatMap((path) => [`${VERBOSE ? 'downloads' : 'biggest downloads'} before the ${path} path's answer (last round):`, ...first[path].downloads]),
-    ].join('\n'),
-  );
+}
+
+const empty = (): Figures => ({
+  first: { picker: { ms: [], bytes: [], unthrottled: [], downloads: [] }, preset: { ms: [], bytes: [], unthrottled: [], downloads: [] } },
+  offlineMs: [],
+  totalBytes: [],
+  repeatMs: [],
+  offlineReloadMs: [],
+});
+
+test('first visit at 10 Mbit/s, through the picker and with the model preset: time and bytes until the first answer; then offline, a repeat visit and an offline reload', { timeout: 3_600_000 }, async () => {
+  const builds = [{ name: 'this build', origin: e2e.app.origin, figures: empty() }, ...(baseline ? [{ name: 'baseline', origin: baseline.origin, figures: empty() }] : [])];
+  for (let i = 0; i < ROUNDS; i++) {
+    // Alternating, and each build first every other round.
+    for (const build of i % 2 === 0 ? builds : [...builds].reverse()) await round(build.origin, build.figures);
+  }
+  const cell = (values: number[], format: (x: number) => string) => format(median(values)).padStart(10);
+  const columns = (pick: (f: Figures) => number[], format: (x: number) => string) => builds.map((b) => cell(pick(b.figures), format)).join(' ');
+  const label = (text: string) => text.padEnd(38);
+  const lines = [
+    `\nFirst visit at ${LINK.bitsPerSecond / 1e6} Mbit/s / ${LINK.latencyMs} ms (page + service worker throttled), median of ${ROUNDS} fresh profiles`,
+    `${label('')} ${builds.map((b) => b.name.padStart(10)).join(' ')}`,
+    ...(['picker', 'preset'] as const).flatMap((path) => [
+      label(path === 'picker' ? 'picker (a newcomer chooses the model)' : 'preset (model already set, SDK)'),
+      `${label('  time to the first answer')} ${columns((f) => f.first[path].ms, s)}`,
+      `${label('  bytes before it')} ${columns((f) => f.first[path].bytes, mb)}`,
+      `${label('  time unthrottled (the CPU’s share)')} ${columns((f) => f.first[path].unthrottled, s)}`,
+    ]),
+    label('after the picker visit'),
+    `${label('  every file kept offline')} ${columns((f) => f.offlineMs, s)}`,
+    `${label('  bytes of the whole visit')} ${columns((f) => f.totalBytes, mb)}`,
+    `${label('  repeat visit (reload, answer)')} ${columns((f) => f.repeatMs, s)}`,
+    `${label('  offline reload (answer)')} ${columns((f) => f.offlineReloadMs, s)}`,
+    `goal: the first answer ≤ 1 MB and ≤ 3 s by either path`,
+    ...(['picker', 'preset'] as const).flatMap((path) => [`${VERBOSE ? 'downloads' : 'biggest downloads'} before the ${path} path's answer (this build, last round):`, ...builds[0]!.figures.first[path].downloads]),
+  ];
+  console.log(lines.join('\n'));
 });
