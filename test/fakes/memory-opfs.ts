@@ -7,7 +7,7 @@ class MemoryFileHandle {
   readonly kind = 'file';
   constructor(
     readonly name: string,
-    public bytes: Uint8Array,
+    public bytes: Uint8Array<ArrayBuffer>,
   ) {}
 
   async getFile(): Promise<File> {
@@ -63,7 +63,7 @@ export class MemoryDirectoryHandle {
       dir = next;
     }
     const name = parts.at(-1)!;
-    dir.children.set(name, new MemoryFileHandle(name, typeof content === 'string' ? new TextEncoder().encode(content) : content));
+    dir.children.set(name, new MemoryFileHandle(name, typeof content === 'string' ? new TextEncoder().encode(content) : new Uint8Array(content)));
   }
 }
 

@@ -54,7 +54,7 @@ const cacheStorage: Backend = {
     if (!files) return;
     const cache = await storage.open(WEBLLM_MODEL_SCOPE);
     for (const [url, value] of Object.entries(files)) {
-      const body = value instanceof Uint8Array ? value : typeof value === 'string' ? value : JSON.stringify(value);
+      const body = value instanceof Uint8Array ? new Uint8Array(value) : typeof value === 'string' ? value : JSON.stringify(value);
       await cache.put(url, new Response(body));
     }
   },
