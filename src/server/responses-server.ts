@@ -10,6 +10,7 @@ import type { ChatFormat } from '../chat/chat-format';
 import type { Engine } from '../ports/engine';
 import { errorResponse } from '../protocol/error-response';
 import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { ApiError, describeError } from '../shared/api-error';
 import { HeldWritesStore } from './held-writes-store';
 import { INTERRUPTED } from './run/response-run';
@@ -76,6 +77,8 @@ export interface ResponsesServerOptions {
   embedders?: Embedder[];
   /** The Files and Vector Stores APIs and the `file_search` tool; without it those routes answer 500. */
   files?: FilesOptions;
+  /** Told each response's end (terminal and stored when stored), e.g. to fetch what was deferred until a first answer. */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export interface ResponsesServer {
@@ -205,6 +208,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
     embedders: new Map((options.embedders ?? []).map((e) => [e.info.id, e])),
+    ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
   };
   if (options.files)
     state.files = createFilesState(options.files, { embedders: state.embedders, now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });

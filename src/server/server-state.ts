@@ -2,6 +2,7 @@
 import type { ChatFormat } from '../chat/chat-format';
 import type { Engine, ModelInfo } from '../ports/engine';
 import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { notFound } from '../shared/api-error';
 import { EngineQueue } from './run/engine-queue';
 import type { ResponseRun } from './run/response-run';
@@ -49,6 +50,8 @@ export interface ServerState {
   embedders: ReadonlyMap<string, Embedder>;
   /** Files, vector stores and file search; absent in a runtime without a file store. */
   files?: FilesState;
+  /** Told each response's end (see `ResponsesServerOptions.onRunEnded`). */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {
