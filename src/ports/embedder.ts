@@ -29,6 +29,12 @@ export interface EmbedOptions {
   /** Queries and documents are embedded differently by some models (a query prefix). */
   kind: 'query' | 'document';
   signal: AbortSignal;
+  /**
+   * An input longer than the model reads is cut until it fits (file search: token counts are
+   * estimates until the model's tokenizer sees the text). Otherwise it is a 400
+   * `context_length_exceeded` (`/v1/embeddings`, as OpenAI answers).
+   */
+  truncate?: boolean;
 }
 
 export interface Embedding {

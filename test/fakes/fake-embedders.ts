@@ -41,6 +41,8 @@ export class FakeWllamaEmbedder implements WllamaEmbeddingLike {
   constructor(
     private readonly dims: number,
     private readonly nVocab = 365,
+    /** Tokens (one a character, as the tiny GGUF's vocabulary has) an input may have, as llama.cpp's physical batch. */
+    private readonly batchTokens = Infinity,
   ) {}
   async loadModelFromUrl(url: string, params: Parameters<WllamaEmbeddingLike['loadModelFromUrl']>[1]): Promise<void> {
     this.loads.push({ url, params });
@@ -51,6 +53,8 @@ export class FakeWllamaEmbedder implements WllamaEmbeddingLike {
   }
   async createEmbedding(params: { input: string[] }) {
     this.inputs.push(params.input);
+    const long = params.input.find((t) => t.length > this.batchTokens);
+    if (long) throw new Error(`input (${long.length} tokens) is too large to process. increase the physical batch size (current batch size: ${this.batchTokens})`);
     const data = params.input.map((text, index) => {
       const raw = rawVector(text, this.dims);
       const norm = Math.hypot(...raw);

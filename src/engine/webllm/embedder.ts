@@ -12,7 +12,8 @@
 import type { AppConfig, MLCEngineConfig } from '@mlc-ai/web-llm';
 import type { Embedder, EmbedderInfo, EmbedOptions, Embedding } from '../../ports/embedder';
 import { abortReason } from '../../shared/abort';
-import { serverError } from '../../shared/api-error';
+import { ApiError, serverError } from '../../shared/api-error';
+import { embedWithin } from '../embed-retry';
 import { Codes } from '../../shared/error-codes';
 import { generationError, loadError, webGpuUnavailable } from '../engine-errors';
 import { detectWebGpu, type WebGpuSupport } from '../webgpu-support';
@@ -84,15 +85,15 @@ export class WebLlmEmbedder implements Embedder {
     return run;
   }
 
-  async #embed(inputs: readonly string[], { kind, signal }: EmbedOptions): Promise<Embedding> {
+  async #embed(inputs: readonly string[], { kind, signal, truncate }: EmbedOptions): Promise<Embedding> {
     signal.throwIfAborted();
     const engine = await this.#loaded(signal);
-    const framed = inputs.map((text) => `[CLS] ${kind === 'query' ? QUERY_PREFIX : ''}${text} [SEP]`);
+    const frame = (text: string) => `[CLS] ${kind === 'query' ? QUERY_PREFIX : ''}${text} [SEP]`;
     let answer;
     try {
-      answer = await engine.embeddings.create({ input: framed, model: this.entry.id });
+      answer = await embedWithin(inputs, { truncate, model: this.entry.id, maxTokens: 512 }, isTooLong, (texts) => engine.embeddings.create({ input: texts.map(frame), model: this.entry.id }));
     } catch (err) {
-      throw generationError(err, { model: this.entry.id });
+      throw err instanceof ApiError ? err : generationError(err, { model: this.entry.id });
     }
     const vectors = [...answer.data].sort((a, b) => a.index - b.index).map((d) => normalized(d.embedding));
     if (vectors.length !== inputs.length) throw serverError(`${this.entry.id} gave ${vectors.length} vectors for ${inputs.length} inputs.`, Codes.engineError);
@@ -138,4 +139,10 @@ function normalized(values: readonly number[]): Float32Array {
   const scale = norm > 0 ? 1 / Math.sqrt(norm) : 0;
   for (let i = 0; i < vector.length; i++) vector[i]! *= scale;
   return vector;
+}
+
+/** web-llm's `EmbeddingExceedContextWindowSizeError`: an input over the model's 512 tokens. */
+function isTooLong(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'EmbeddingExceedContextWindowSizeError' || /context window size/i.test(err instanceof Error ? err.message : String(err));
 }

@@ -30,3 +30,14 @@ test('a file that is not a model is refused and the engine let go; the next call
   expect(broken.deleted).toEqual(['http://mirror.test/test-tiny-llama.gguf']);
   expect((await embedder.embed(['x'], { kind: 'document', signal })).vectors[0]).toHaveLength(64);
 });
+
+test('an input over the model’s window is cut and tried again when the caller allows it, else a 400', async () => {
+  const entry = GGUF_EMBEDDING_TEST_CATALOG[0]!;
+  const fake = new FakeWllamaEmbedder(64, 365, 100);
+  const embedder = new WllamaEmbedder(entry, { createWllama: () => fake, modelBase: 'http://mirror.test/' });
+  const long = 'x'.repeat(250);
+  const cut = await embedder.embed([long, 'short'], { kind: 'document', signal, truncate: true });
+  expect(cut.vectors).toHaveLength(2);
+  expect(fake.inputs.map((batch) => batch[0]!.length)).toEqual([250, 150, 90]);
+  await expect(embedder.embed([long], { kind: 'document', signal })).rejects.toMatchObject({ data: { status: 400, code: 'context_length_exceeded' } });
+});

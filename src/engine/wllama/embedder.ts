@@ -13,7 +13,8 @@
  */
 import type { Embedder, EmbedderInfo, EmbedOptions, Embedding } from '../../ports/embedder';
 import { abortReason } from '../../shared/abort';
-import { serverError } from '../../shared/api-error';
+import { ApiError, serverError } from '../../shared/api-error';
+import { embedWithin } from '../embed-retry';
 import { Codes } from '../../shared/error-codes';
 import { downloadStalled, notAGgufModel, noModelSource, wllamaGenerationError, wllamaLoadError } from './errors';
 import { ggufUrl } from './gguf-catalog';
@@ -127,15 +128,17 @@ export class WllamaEmbedder implements Embedder {
     return run;
   }
 
-  async #embed(inputs: readonly string[], { kind, signal }: EmbedOptions): Promise<Embedding> {
+  async #embed(inputs: readonly string[], { kind, signal, truncate }: EmbedOptions): Promise<Embedding> {
     signal.throwIfAborted();
     const wllama = await this.#model(signal);
     const prefix = kind === 'query' ? (this.entry.queryPrefix ?? '') : '';
     let answer;
     try {
-      answer = await wllama.createEmbedding({ input: inputs.map((t) => prefix + t), embd_normalize: 2 });
+      answer = await embedWithin(inputs, { truncate, model: this.entry.id, maxTokens: this.info.max_input_tokens }, isTooLong, (texts) =>
+        wllama.createEmbedding({ input: texts.map((t) => prefix + t), embd_normalize: 2 }),
+      );
     } catch (err) {
-      throw wllamaGenerationError(err, { model: this.entry.id, sizeBytes: this.entry.downloadBytes });
+      throw err instanceof ApiError ? err : wllamaGenerationError(err, { model: this.entry.id, sizeBytes: this.entry.downloadBytes });
     }
     const vectors = [...answer.data].sort((a, b) => a.index - b.index).map((d) => toVector(d.embedding));
     if (vectors.length !== inputs.length || vectors.some((v) => v.length !== this.entry.dimensions))
@@ -210,4 +213,9 @@ function toVector(embedding: number[] | string): Float32Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return new Float32Array(bytes.buffer);
+}
+
+/** llama.cpp's server refusing an input longer than the batch or the context. */
+function isTooLong(err: unknown): boolean {
+  return /too large to process|exceeds the available context|context size|too long/i.test(err instanceof Error ? err.message : String(err));
 }

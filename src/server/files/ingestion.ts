@@ -140,7 +140,7 @@ export class Ingestion {
     for (let i = 0; i < texts.length; i += EMBED_BATCH) {
       await this.#behindGeneration(signal);
       const batch = texts.slice(i, i + EMBED_BATCH).map((t) => fitTokens(t, embedder.info.max_input_tokens));
-      const { vectors } = await embedder.embed(batch, { kind: 'document', signal });
+      const { vectors } = await embedder.embed(batch, { kind: 'document', signal, truncate: true });
       out.push(...vectors);
     }
     return out;

@@ -97,7 +97,7 @@ async function nearestHits(files: FilesState, store: StoredVectorStore, query: s
   const embedder = files.embedders.get(store.embedder.model);
   if (!embedder) return null;
   try {
-    const { vectors } = await embedder.embed([fitTokens(query, embedder.info.max_input_tokens)], { kind: 'query', signal: options.signal });
+    const { vectors } = await embedder.embed([fitTokens(query, embedder.info.max_input_tokens)], { kind: 'query', signal: options.signal, truncate: true });
     const vector = vectors[0];
     if (!vector || vector.length !== store.embedder.dimensions) return null;
     return nearest(vector);
