@@ -1,7 +1,7 @@
 /**
  * `npm run bench:file-search`: file search in Chromium, through the `openai` SDK in the page
  * (page → service worker → runtime worker → IndexedDB), on a generated corpus — Zipf-
- * distributed words from a 30,000-word vocabulary, in 8 files of 2 MB, cut by the `auto`
+ * distributed words from a 30,000-word vocabulary, in 8 files of 1.6 MB, cut by the `auto`
  * strategy (800-token chunks, 400 overlap) into ~10,000 chunks.
  *
  * Figures (targets of the issue in brackets):
@@ -28,7 +28,7 @@ import { configureRuntime, serveModelMirror, startE2E, type ModelMirror } from '
 import { openBenchPage } from './open-bench-page';
 
 const FILES = Number(process.env.BENCH_FILES ?? 8);
-const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 2);
+const FILE_MB = Number(process.env.BENCH_FILE_MB ?? 1.6);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;

@@ -61,18 +61,27 @@ export async function searchStores(files: FilesState, stores: readonly StoredVec
         if ((best.get(key)?.score ?? -1) < hit.score) best.set(key, hit);
       }
     }
-    for (const hit of best.values()) {
-      if (hit.score < options.scoreThreshold) continue;
-      const file = await files.library.get(hit.fileId);
-      if (file) found.push({ ...hit, store, filename: file.filename, attributes: allowed.get(hit.fileId)?.attributes ?? null });
-    }
+    for (const hit of best.values()) if (hit.score >= options.scoreThreshold) found.push({ ...hit, store, filename: '', attributes: allowed.get(hit.fileId)?.attributes ?? null });
   }
   found.sort((a, b) => b.score - a.score || (a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : a.index - b.index));
-  const top = found.slice(0, options.maxResults);
+  // Names and texts only for what is returned: a file read once, a store's chunks in one read.
+  const names = new Map<string, string | null>();
+  const top: typeof found = [];
+  for (const hit of found) {
+    if (top.length === options.maxResults) break;
+    if (!names.has(hit.fileId)) names.set(hit.fileId, (await files.library.get(hit.fileId))?.filename ?? null);
+    const filename = names.get(hit.fileId);
+    if (filename) top.push({ ...hit, filename });
+  }
+  const texts = new Map<string, string>();
+  for (const store of stores) {
+    const keys = top.filter((h) => h.store.id === store.id).map((h) => [h.fileId, h.index] as const);
+    if (keys.length) for (const chunk of await files.store.getChunks(store.id, keys)) texts.set(`${store.id}/${chunk.file_id}#${chunk.index}`, chunk.text);
+  }
   const results: FoundChunk[] = [];
   for (const hit of top) {
-    const [chunk] = await files.store.getChunks(hit.store.id, [[hit.fileId, hit.index]]);
-    if (!chunk) continue;
+    const chunk = { text: texts.get(`${hit.store.id}/${hit.fileId}#${hit.index}`) };
+    if (chunk.text === undefined) continue;
     results.push({
       file_id: hit.fileId,
       filename: hit.filename,
