@@ -91,8 +91,8 @@ function deferredFeature(url: string): string {
   if (/^assets\/(deferred\/)?wllama-/.test(url)) return 'cpu-engine';
   if (/^assets\/deferred\/readable-text-/.test(url)) return 'web-search';
   if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
-  // Reading uploaded files: the extraction worker, pdf.js (and its worker), mammoth.
-  if (/^assets\/(deferred\/(pdfjs|mammoth)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
+  // Reading and searching uploaded files: the extraction worker, pdf.js (and its worker), mammoth, the index.
+  if (/^assets\/(deferred\/(pdfjs|mammoth|minisearch-index)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
   return 'other';
 }
 

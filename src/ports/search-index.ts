@@ -40,8 +40,9 @@ export interface StoreIndex {
   snapshot(): unknown;
 }
 
+/** Makes indexes; asynchronous so that the index's code can load at first use. */
 export interface SearchIndexes {
-  create(): StoreIndex;
+  create(): Promise<StoreIndex>;
   /** The index a snapshot holds; null when it cannot be read (another version): rebuild from the chunks. */
-  restore(snapshot: unknown): StoreIndex | null;
+  restore(snapshot: unknown): Promise<StoreIndex | null>;
 }

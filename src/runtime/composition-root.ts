@@ -18,7 +18,7 @@ import { openIdbKeyStore } from '../store/key-store';
 import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { openIdbFileStore } from '../store/idb-file-store';
 import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
-import { minisearchIndexes } from '../tools/file-search/minisearch-index';
+import { lazyMinisearchIndexes } from '../tools/file-search/lazy-indexes';
 import { TestEmbedder } from '../engine/test-embedder';
 import type { Embedder } from '../ports/embedder';
 import { preferredEngine } from './preferred-engine';
@@ -97,7 +97,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   const files = {
     store: fileStore,
     extractor: createWorkerExtractor(),
-    indexes: minisearchIndexes,
+    indexes: lazyMinisearchIndexes,
     ...(options.fileSearch?.embeddingModel ? { embeddingModel: options.fileSearch.embeddingModel } : {}),
   };
   const onAnswer = options.onAnswer;

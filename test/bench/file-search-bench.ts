@@ -131,7 +131,7 @@ async function baseline(page: Page): Promise<{ keyword: number[]; hybrid: number
   return page.evaluate(async () => {
     const state = window as unknown as { chunks: string[]; queries: string[] };
     const { indexes, testEmbedding } = window.benchFileSearch!;
-    const index = indexes.create();
+    const index = await indexes.create();
     const perFile = 2000;
     for (let f = 0; f * perFile < state.chunks.length; f++)
       await index.add(`file_${f}`, state.chunks.slice(f * perFile, (f + 1) * perFile).map((text, i) => ({ fileId: `file_${f}`, index: i, text, vector: testEmbedding(text) })));

@@ -124,7 +124,7 @@ export class StoreIndexes {
 
   async #load(storeId: string): Promise<StoreIndex> {
     const snapshot = await this.store.getIndex(storeId);
-    const index = (snapshot !== undefined ? this.indexes.restore(snapshot) : null) ?? this.indexes.create();
+    const index = (snapshot !== undefined ? await this.indexes.restore(snapshot) : null) ?? (await this.indexes.create());
     const completed = (await this.store.listStoreFiles(storeId)).filter((row) => row.status === 'completed');
     const want = new Map(completed.map((row) => [row.file_id, row.chunk_count]));
     let changed = false;

@@ -150,8 +150,8 @@ function isSnapshot(value: unknown): value is Snapshot {
 }
 
 export const minisearchIndexes: SearchIndexes = {
-  create: () => new MiniSearchIndex(new MiniSearch<Doc>(OPTIONS), new Map(), new Map(), 0),
-  restore(snapshot: unknown): StoreIndex | null {
+  create: async () => new MiniSearchIndex(new MiniSearch<Doc>(OPTIONS), new Map(), new Map(), 0),
+  async restore(snapshot: unknown): Promise<StoreIndex | null> {
     if (!isSnapshot(snapshot)) return null;
     try {
       const keyword = MiniSearch.loadJS<Doc>(snapshot.keyword as Parameters<typeof MiniSearch.loadJS>[0], OPTIONS);
