@@ -184,3 +184,18 @@ test('ingestion cut off by a stopped runtime is resumed by the next one, never l
   first.keys.close();
   first.fileStore?.close();
 });
+
+test('ingestion waits behind chat generation: a file stays in progress while a response runs, and is read once it ends', async () => {
+  const { client: sdk } = await client();
+  const store = await sdk.vectorStores.create({ name: 'behind' });
+  const running = await sdk.responses.create({ model: 'test-scripted', input: JSON.stringify({ script: 'x'.repeat(60), delay_ms: 10, chunk: 1 }), background: true });
+  const file = await sdk.files.create({ file: await toFile(text('Waiting politely.'), 'wait.txt'), purpose: 'assistants' });
+  await sdk.vectorStores.files.create(store.id, { file_id: file.id });
+  await new Promise((r) => setTimeout(r, 150));
+  const during = await sdk.responses.retrieve(running.id);
+  expect(during.status).toBe('in_progress');
+  expect((await sdk.vectorStores.files.retrieve(file.id, { vector_store_id: store.id })).status).toBe('in_progress');
+  const row = await sdk.vectorStores.files.poll(store.id, file.id, { pollIntervalMs: 10 });
+  expect(row.status).toBe('completed');
+  expect((await sdk.responses.retrieve(running.id)).status).toBe('completed');
+});
