@@ -11,7 +11,8 @@
  */
 import type { AppConfig, MLCEngineConfig } from '@mlc-ai/web-llm';
 import type { Embedder, EmbedderInfo, EmbedOptions, Embedding } from '../../ports/embedder';
-import { abortReason } from '../../shared/abort';
+import { raceAbort } from '../../shared/abort';
+import { loadOnce } from '../../shared/load-once';
 import { ApiError, serverError } from '../../shared/api-error';
 import { embedWithin } from '../embed-retry';
 import { Codes } from '../../shared/error-codes';
@@ -54,7 +55,7 @@ export interface WebLlmEmbedderOptions {
 
 export class WebLlmEmbedder implements Embedder {
   readonly info: EmbedderInfo;
-  #engine: Promise<MLCEmbeddingEngineLike> | null = null;
+  readonly #engine = loadOnce(() => this.#load());
   #queue: Promise<unknown> = Promise.resolve();
   readonly #appConfig: AppConfig;
 
@@ -100,20 +101,9 @@ export class WebLlmEmbedder implements Embedder {
     return { vectors, promptTokens: answer.usage.prompt_tokens };
   }
 
+  /** The loaded engine: loaded once, on first use; a failed load is tried again next time. The caller may stop waiting; the load goes on. */
   #loaded(signal: AbortSignal): Promise<MLCEmbeddingEngineLike> {
-    if (!this.#engine) {
-      const loading = this.#load();
-      this.#engine = loading;
-      loading.catch(() => {
-        if (this.#engine === loading) this.#engine = null;
-      });
-    }
-    const engine = this.#engine;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(abortReason(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      engine.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return raceAbort(this.#engine(), signal);
   }
 
   async #load(): Promise<MLCEmbeddingEngineLike> {

@@ -12,7 +12,8 @@
  * - The input is tokenized with special tokens (BOS/CLS added as the model asks).
  */
 import type { Embedder, EmbedderInfo, EmbedOptions, Embedding } from '../../ports/embedder';
-import { abortReason } from '../../shared/abort';
+import { raceAbort } from '../../shared/abort';
+import { loadOnce } from '../../shared/load-once';
 import { ApiError, serverError } from '../../shared/api-error';
 import { embedWithin } from '../embed-retry';
 import { Codes } from '../../shared/error-codes';
@@ -99,7 +100,7 @@ export const GGUF_EMBEDDING_TEST_CATALOG: readonly GgufEmbeddingEntry[] = [
 
 export class WllamaEmbedder implements Embedder {
   readonly info: EmbedderInfo;
-  #loaded: Promise<WllamaEmbeddingLike> | null = null;
+  readonly #loaded = loadOnce(() => this.#load());
   /** One embedding call at a time: llama.cpp's server has one slot. */
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -146,22 +147,9 @@ export class WllamaEmbedder implements Embedder {
     return { vectors, promptTokens: answer.usage.prompt_tokens };
   }
 
-  /** The loaded model: loaded once, on first use; a failed load is tried again next time. */
+  /** The loaded model: loaded once, on first use; a failed load is tried again next time. The caller may stop waiting; the load goes on. */
   #model(signal: AbortSignal): Promise<WllamaEmbeddingLike> {
-    if (!this.#loaded) {
-      const loading = this.#load();
-      this.#loaded = loading;
-      loading.catch(() => {
-        if (this.#loaded === loading) this.#loaded = null;
-      });
-    }
-    // The caller may stop waiting; the load goes on for the next one.
-    const loaded = this.#loaded;
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(abortReason(signal));
-      signal.addEventListener('abort', onAbort, { once: true });
-      loaded.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    });
+    return raceAbort(this.#loaded(), signal);
   }
 
   async #load(): Promise<WllamaEmbeddingLike> {
