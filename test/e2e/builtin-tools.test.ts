@@ -210,7 +210,7 @@ print(json.dumps(results))
     console.log(`endless loop response: ${elapsed} ms`);
     expect(looped.status).toBe('completed');
     expect(looped.output[0]).toMatchObject({ type: 'code_interpreter_call', status: 'failed' });
-    expect(logsOf(looped.output[0])).toContain('KeyboardInterrupt');
+    expect(logsOf(looped.output[0]), JSON.stringify(looped.output[0])).toContain('KeyboardInterrupt');
     expect(looped.output_text).toBe('It took too long.');
     expect(elapsed).toBeLessThan(TIME_LIMIT_MS + 5_000);
 

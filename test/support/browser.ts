@@ -33,7 +33,9 @@ export interface Served {
 
 /** Serves `dist/` (run `vite build` first) like `npm start` does; of another checkout at `from` (benchmarks' baseline). */
 export async function serveDist(from: string = root): Promise<Served> {
-  // The project's vite.config.ts applies, as for `npm start` (e.g. no CORS headers).
+  // The project's vite.config.ts applies, as for `npm start` (e.g. no CORS headers). Vite's
+  // notice about its future native config loader would repeat in every test file's output.
+  process.env.VITE_CONFIG_NATIVE_IGNORE_WARNING ??= 'true';
   const server = await preview({
     root: from,
     logLevel: 'warn',

@@ -97,6 +97,7 @@ function setup(frame: { interruptible?: boolean; responsive?: boolean; loadFails
     loadTimeoutMs: 5000,
     interruptGraceMs: 50,
     pingTimeoutMs: 50,
+    idlePingTimeoutMs: 50,
     ...options,
   });
   return { link, fake, loads: () => loads };

@@ -40,8 +40,15 @@ export interface SandboxLinkOptions {
   loadTimeoutMs: number;
   /** After an interrupt, how long to wait for Python to stop before terminating. Default 2 s. */
   interruptGraceMs?: number;
-  /** How long a worker has to answer a ping (after `done`, and between calls). Default 2 s. */
+  /** How long a worker has to answer the ping after its `done`. Default 2 s. */
   pingTimeoutMs?: number;
+  /**
+   * How long an idle worker has to answer a ping. Default 10 s: longer than after a call,
+   * because a miss costs the user's Python state and a busy machine (a page under load, a
+   * CI box with 2 cores) can delay a free worker by seconds; background code still ends
+   * within `idlePingMs` + this.
+   */
+  idlePingTimeoutMs?: number;
   /** Between calls, how often a worker is pinged. Default 5 s. */
   idlePingMs?: number;
 }
@@ -203,7 +210,7 @@ class SandboxInterpreter implements Interpreter {
    * stopped; the next call says why.
    */
   #watchIdle(): void {
-    const { pingTimeoutMs = 2000, idlePingMs = 5000 } = this.link.options;
+    const { idlePingTimeoutMs = 10_000, idlePingMs = 5000 } = this.link.options;
     let expected: string | undefined;
     const stop = (why: string) => {
       this.#stoppedWhy = why;
@@ -222,7 +229,7 @@ class SandboxInterpreter implements Interpreter {
       if (expected) return; // the last one is still out; its deadline decides
       expected = nonce();
       this.link.post({ kind: 'ping', worker: this.worker, nonce: expected });
-      this.#idle!.deadline = setTimeout(() => stop(`${background} (it did not answer within ${pingTimeoutMs / 1000} s).`), pingTimeoutMs);
+      this.#idle!.deadline = setTimeout(() => stop(`${background} (it did not answer within ${idlePingTimeoutMs / 1000} s).`), idlePingTimeoutMs);
     };
     this.#idle = { interval: setInterval(ping, idlePingMs) };
     ping(); // at once, too: code scheduled by the call may already be running
