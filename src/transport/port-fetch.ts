@@ -1,4 +1,4 @@
-import { readCapped } from '../shared/read-capped';
+import { readRequestBody, type RequestBodySource } from '../shared/read-request-body';
 import { bodyTooLargeResponse, MAX_BODY_BYTES, transportErrorResponse } from './transport-error';
 import type { ReplyMessage, RequestMessage, WireRequest } from './wire';
 
@@ -110,15 +110,20 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
   return { response: new Response(relayChunks(mine, link, signal, stop.signal, end, cancel), init), finished };
 }
 
+/** What {@link toWire} reads of a request (a `Request` in any browser, Firefox's without `body` too). */
+export interface WireSource extends RequestBodySource {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+}
+
 /**
  * The request as wire data; null when its body is over `maxBodyBytes` (the body is then
  * not read further, so a huge upload is never held whole in the service worker).
  */
-export async function toWire(request: Request, maxBodyBytes = Infinity): Promise<WireRequest | null> {
+export async function toWire(request: WireSource, maxBodyBytes = Infinity): Promise<WireRequest | null> {
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-  const declared = Number(request.headers.get('content-length'));
-  if (hasBody && Number.isFinite(declared) && declared > maxBodyBytes) return null;
-  const bytes = hasBody ? await readCapped(request.body, maxBodyBytes) : new Uint8Array(0);
+  const bytes = hasBody ? await readRequestBody(request, maxBodyBytes) : new Uint8Array(0);
   if (bytes === null) return null;
   const body = bytes.byteLength > 0 ? (bytes.buffer as ArrayBuffer) : null;
   return {

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { toWire } from './port-fetch';
+import { StreamlessRequest } from '../../test/fakes/streamless-request';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('http://app.test/v1/responses', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
@@ -25,4 +26,23 @@ test('a body over the limit is refused, by its declared length or while it strea
 
 test('GET has no body', async () => {
   expect((await toWire(new Request('http://app.test/v1/models'), 10))!.body).toBeNull();
+});
+
+test('without Request.body (Firefox) the body crosses whole, and over the limit is refused without being copied', async () => {
+  const body = '{"model":"test-scripted","input":"hello from firefox"}';
+  const request = new StreamlessRequest('http://app.test/v1/responses', 'POST', [body], { 'content-type': 'application/json' });
+  const wire = await toWire(request, 1000);
+  expect(new TextDecoder().decode(wire!.body!)).toBe(body);
+  expect(wire).toMatchObject({ url: 'http://app.test/v1/responses', method: 'POST' });
+  expect(wire!.headers).toContainEqual(['content-type', 'application/json']);
+
+  const big = new StreamlessRequest('http://app.test/v1/responses', 'POST', ['x'.repeat(2000)]);
+  expect(await toWire(big, 1000)).toBeNull();
+  expect(big.blobs.map((b) => b.copies)).toEqual([0]);
+});
+
+test('GET without Request.body (Firefox) reads nothing', async () => {
+  const request = new StreamlessRequest('http://app.test/v1/models', 'GET', []);
+  expect((await toWire(request, 10))!.body).toBeNull();
+  expect(request.blobs).toHaveLength(0);
 });

@@ -11,7 +11,7 @@ import { newId } from '../../shared/ids';
 import type { StoredConversation } from '../../store/conversation-store';
 import { normalizeInput } from '../normalize-input';
 import type { ServerState } from '../server-state';
-import { readJsonBody } from './read-json';
+import { readJsonBody, readOptionalJsonBody } from './read-json';
 
 export function conversationNotFound(id: string, param: string | null = null) {
   return notFound(`Conversation with id '${id}' not found.`, param, null);
@@ -23,8 +23,8 @@ export function conversationObject(conversation: StoredConversation): Conversati
 
 /** A JSON object body parsed with `schema`, or OpenAI's 400. An empty body counts as `{}`. */
 export async function readBody<T>(request: Request, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, emptyOk: boolean): Promise<T> {
-  const empty = emptyOk && (request.headers.get('content-length') === '0' || request.body === null);
-  const body = empty ? {} : await readJsonBody(request);
+  const sent = emptyOk ? await readOptionalJsonBody(request) : await readJsonBody(request);
+  const body = sent === undefined ? {} : sent;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, body);

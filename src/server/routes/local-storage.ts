@@ -18,7 +18,7 @@ import { cursorPage, pageQuery } from './cursor-page';
 import { Codes } from '../../shared/error-codes';
 import { conversationsOf, unitsToPrune, type RetentionPolicy } from '../retention';
 import type { ServerState } from '../server-state';
-import { readJsonBody } from './read-json';
+import { readBodyBytes, readJsonBody } from './read-json';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
   const query = pageQuery(url);
@@ -56,7 +56,7 @@ const pruneRequestSchema = z.strictObject({ retention: z.optional(RetentionWire)
 /** The prune body; a bare POST (no body, no Content-Type) keeps the policy in force. */
 async function pruneRequest(request: Request): Promise<PruneRequest> {
   if (!request.headers.has('content-type')) {
-    const text = request.body ? await request.text() : '';
+    const text = new TextDecoder().decode(await readBodyBytes(request));
     if (text.trim() === '') return {};
     // A body without Content-Type: readJsonBody refuses it (before reading) with its usual 400.
   }
