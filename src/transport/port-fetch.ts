@@ -143,16 +143,24 @@ function relayChunks(
   end: () => void,
   cancel: () => void,
 ): ReadableStream<Uint8Array> {
+  // Once the body ended, broke or was cancelled, later messages are ignored: Firefox still
+  // delivers those queued before the port was closed, and closing or erroring the stream
+  // again would throw (an uncaught TypeError in the page after every cancelled stream).
+  let open = true;
   return new ReadableStream<Uint8Array>({
     start(c) {
       const broken = (reason: unknown) => {
+        if (!open) return;
+        open = false;
         c.error(reason);
         end();
       };
       port.onmessage = (event: MessageEvent<ReplyMessage>) => {
+        if (!open) return;
         const m = event.data;
         if (m.type === 'chunk') c.enqueue(m.chunk);
         else if (m.type === 'end') {
+          open = false;
           c.close();
           end();
         } else if (m.type === 'fail') broken(new TypeError(`network error: ${m.error.message}`));
@@ -170,6 +178,7 @@ function relayChunks(
       );
     },
     cancel() {
+      open = false;
       cancel();
       end();
     },
