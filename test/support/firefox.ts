@@ -24,15 +24,23 @@ const PREFS: Record<string, unknown> = {
   'toolkit.telemetry.enabled': false,
 };
 
-export function launchFirefox(): Promise<Browser> {
+export interface FirefoxOptions {
+  /** A profile to keep (a later launch reopens it); default: a fresh temporary one. */
+  userDataDir?: string;
+  /** More prefs, e.g. `{'dom.serviceWorkers.enabled': false}`. */
+  prefs?: Record<string, unknown>;
+}
+
+export function launchFirefox(options: FirefoxOptions = {}): Promise<Browser> {
   return puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX_PATH,
     headless: true,
     protocol: 'webDriverBiDi',
-    extraPrefsFirefox: PREFS,
+    extraPrefsFirefox: { ...PREFS, ...options.prefs },
     // A loaded 2-core machine: a page.evaluate that waits on a model must not time out first.
     protocolTimeout: 180_000,
+    ...(options.userDataDir ? { userDataDir: options.userDataDir } : {}),
   });
 }
 
@@ -107,4 +115,74 @@ export function pageErrors(page: Page): string[] {
     if (!FIREFOX_NOISE.some((noise) => noise.test(message))) errors.push(message);
   });
   return errors;
+}
+
+/**
+ * A worker thread of the page stuck for good while it creates a nested worker. This is the
+ * test driver's doing, not the app's: while any WebDriver BiDi session is open, Firefox's
+ * remote agent registers a worker-debugger listener (RootMessageHandler →
+ * WebDriverWorkerListenerActor), and a worker that creates workers then sometimes never
+ * returns from `new Worker()`. Measured on Firefox ESR 153: a loop creating nested workers
+ * stops for good after 5–25 of them in a BiDi-driven Firefox, and runs 200 in 3.4 s in the
+ * same Firefox started without a remote protocol. The runtime worker creates nested workers
+ * when it loads a GGUF (wllama's cache writer, its llama.cpp worker and thread pool), so a
+ * model load can hang here; a person's Firefox does not.
+ */
+export class NestedWorkerDeadlock extends Error {
+  override name = 'NestedWorkerDeadlock';
+}
+
+/**
+ * The same deadlock one level down: the llama.cpp worker (itself created by the runtime
+ * worker) stuck creating its thread pool; the runtime's own watchdog then fails the load
+ * with this message (src/engine/wllama-errors.ts, `engineStartTimeout`).
+ */
+const ENGINE_DID_NOT_START = /The llama\.cpp WebAssembly engine did not start within \d+ s/;
+
+/** Throws {@link NestedWorkerDeadlock} when `message` is the app's report of that deadlock one level down. */
+export function throwIfEngineStuck(message: string | null | undefined): void {
+  if (message && ENGINE_DID_NOT_START.test(message)) throw new NestedWorkerDeadlock(`the llama.cpp worker never started its threads (“${message.slice(0, 90)}…”)`);
+}
+
+/**
+ * Runs `work` while the runtime worker is asked every second whether it still answers
+ * (`GET /v1/models` straight over its port); silent for `silentMs`, it is taken for the
+ * deadlock above and `work` is abandoned with {@link NestedWorkerDeadlock}.
+ */
+export async function whileRuntimeAnswers<T>(page: Page, work: () => Promise<T>, silentMs = 20_000): Promise<T> {
+  let done = false;
+  const watch = (async (): Promise<never> => {
+    let answeredAt = Date.now();
+    while (!done) {
+      const answered = await Promise.race([
+        page.evaluate(async () => (await window.localRuntime!.fetch('/v1/models')).ok).catch(() => false),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 1_000)),
+      ]);
+      if (answered) answeredAt = Date.now();
+      else if (!done && Date.now() - answeredAt > silentMs) throw new NestedWorkerDeadlock(`the runtime worker has not answered for ${silentMs / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    return new Promise<never>(() => {});
+  })();
+  try {
+    return await Promise.race([work(), watch]);
+  } finally {
+    done = true;
+  }
+}
+
+/**
+ * `run(0)`, and once more as `run(1)` if it ended in {@link NestedWorkerDeadlock} (after
+ * `recover`, which closes the stuck browser): the driver's deadlock, said loudly, never a
+ * failure of the app hidden by a retry.
+ */
+export async function retryOnNestedWorkerDeadlock<T>(run: (attempt: number) => Promise<T>, recover: () => Promise<void>): Promise<T> {
+  try {
+    return await run(0);
+  } catch (error) {
+    if (!(error instanceof NestedWorkerDeadlock)) throw error;
+    console.warn(`[firefox e2e] ${error.message}: Firefox's remote agent deadlocked a nested worker creation (see NestedWorkerDeadlock); trying once more in a new Firefox.`);
+    await recover();
+    return run(1);
+  }
 }

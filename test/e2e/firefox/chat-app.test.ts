@@ -8,7 +8,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HAVE_FIREFOX, NO_FIREFOX, pageErrors, startFirefoxE2E, waitForRuntimeInFirefox } from '../../support/firefox';
-import { chooseTestModel, LAST_TURN, lastAnswerText, script, send, textOf, waitForAnswer, waitForText } from './firefox-chat';
+import { chooseModel, LAST_TURN, lastAnswerText, script, send, textOf, waitForAnswer, waitForText } from './firefox-chat';
 
 describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped: ${NO_FIREFOX}`, () => {
   let e2e: Awaited<ReturnType<typeof startFirefoxE2E>>;
@@ -53,7 +53,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped
     expect(gpuModel).toEqual({ tag: true, useDisabled: true });
     await page.keyboard.press('Escape');
     await page.waitForSelector('dialog[open]', { hidden: true });
-    await chooseTestModel(page);
+    await chooseModel(page);
   });
 
   test('send: "hello from firefox" is answered in the chat, and the chat is in the sidebar', async () => {

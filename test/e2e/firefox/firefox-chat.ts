@@ -4,11 +4,11 @@
  * `Page`.
  */
 import type { Page } from 'puppeteer-core';
-import { waitForRuntimeInFirefox } from '../../support/firefox';
 
 export { script } from '../app-support';
 
-const LAST_TURN = 'ol.turns > li.turn:last-child';
+/** The last turn (message + answer) of the open conversation. */
+export const LAST_TURN = 'ol.turns > li.turn:last-child';
 
 /** Text of the first element matching `selector`, or null. */
 export function textOf(page: Page, selector: string): Promise<string | null> {
@@ -35,25 +35,16 @@ export async function waitForText(page: Page, selector: string, expected: string
     });
 }
 
-/**
- * Opens the chat app and, unless the profile already uses it, chooses the scripted test
- * model in the model picker (as `openChat` in ../app-support.ts).
- */
-export async function openChatInFirefox(page: Page, origin: string): Promise<void> {
-  await page.goto(`${origin}/?test-models`);
-  await waitForRuntimeInFirefox(page);
-  await chooseTestModel(page);
-}
-
-export async function chooseTestModel(page: Page): Promise<void> {
-  const chosen = () => page.evaluate(() => /^\s*test[ -]scripted\s*$/.test((document.querySelector('button.model-button') as HTMLElement).innerText));
-  if (await chosen()) return;
+/** Chooses `id` in the model picker as a person would (a model not downloaded yet starts downloading). */
+export async function chooseModel(page: Page, id = 'test-scripted'): Promise<void> {
+  const row = `li.model[data-model-id="${id}"]`;
+  const chosen = () => page.evaluate((r) => document.querySelector(`${r}.selected`) !== null, row);
   await page.click('button.model-button');
-  await page.waitForSelector('dialog[open] li.model[data-model-id="test-scripted"]', { visible: true });
-  await page.click('li.model[data-model-id="test-scripted"] .model-actions button.primary');
+  await page.waitForSelector(`dialog[open] ${row}`, { visible: true });
+  if (!(await chosen())) await page.click(`${row} .model-actions button.primary`);
+  await page.waitForSelector(`dialog[open] ${row}.selected`);
   await page.keyboard.press('Escape');
   await page.waitForSelector('dialog[open]', { hidden: true });
-  await page.waitForFunction(() => /^\s*test[ -]scripted\s*$/.test((document.querySelector('button.model-button') as HTMLElement).innerText));
 }
 
 /** Types `text` in the composer and sends it with Enter. */
@@ -76,4 +67,3 @@ export function lastAnswerText(page: Page): Promise<string | null> {
   }, LAST_TURN);
 }
 
-export { LAST_TURN };
