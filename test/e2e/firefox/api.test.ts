@@ -123,6 +123,32 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
     expect(result).toMatchObject({ cancelled: 'cancelled', after: 'cancelled' });
   });
 
+  test('a client that goes away stops its foreground stream in the runtime: the response ends incomplete', async () => {
+    const status = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const controller = new AbortController();
+      const input = JSON.stringify({ script: 'z'.repeat(4000), delay_ms: 10 });
+      const stream = await sdk.responses.create({ model: 'test-scripted', input, stream: true }, { signal: controller.signal });
+      let id = '';
+      let deltas = 0;
+      try {
+        for await (const event of stream) {
+          if (event.type === 'response.created') id = event.response.id;
+          if (event.type === 'response.output_text.delta' && ++deltas === 5) controller.abort();
+        }
+      } catch {
+        // the SDK reports the abort
+      }
+      for (let i = 0; i < 100; i++) {
+        const r = await sdk.responses.retrieve(id);
+        if (r.status !== 'in_progress' && r.status !== 'queued') return r.status;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return 'still in_progress';
+    });
+    expect(status).toBe('incomplete');
+  });
+
   test('conversations: created empty and with items, turns append to it, metadata updated, deleted', async () => {
     const result = await page.evaluate(async () => {
       const sdk = window.sdk!;
@@ -144,6 +170,20 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
     expect(status.cpu.usable).toBe(true);
     expect(status.isolation.crossOriginIsolated).toBe(true);
     expect(status.cpu.threads).toBe(await page.evaluate(() => navigator.hardwareConcurrency));
+  });
+
+  test('a second tab shares the one runtime (Web Locks) and reaches it through the service worker', async () => {
+    const second = await openAppInFirefox(e2e.browser, e2e.app.origin);
+    try {
+      const seen = await second.evaluate(async () => {
+        const { held = [] } = await navigator.locks.query();
+        const text = (await window.sdk!.responses.create({ model: 'test-scripted', input: 'from tab two' })).output_text;
+        return { leader: window.localRuntime!.isLeader(), runtimes: held.filter((l) => l.name?.startsWith('local-responses/runtime/')).length, text };
+      });
+      expect(seen).toEqual({ leader: false, runtimes: 1, text: 'You said: from tab two' });
+    } finally {
+      await second.close();
+    }
   });
 
   test('reload: stored responses are still there (IndexedDB in Firefox)', async () => {
