@@ -4,12 +4,12 @@ import { build, type InlineConfig, type Plugin } from 'vite';
 import { injectManifest } from 'workbox-build';
 import { configDefaults, defineConfig } from 'vitest/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isolationHeaders } from './src/sw/isolation-headers';
-import { securityHeaders } from './src/sw/security-headers';
+import { isolationHeaders } from './src/pwa/isolation-headers';
+import { securityHeaders } from './src/pwa/security-headers';
 import { compressedFiles } from './src/build/compressed-files';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-const swEntry = fileURLToPath(new URL('src/sw/sw.ts', import.meta.url));
+const swEntry = fileURLToPath(new URL('src/pwa/sw.ts', import.meta.url));
 
 /**
  * The service worker is built on its own, as one classic IIFE script at `/sw.js`:
@@ -43,18 +43,18 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
  * engine), the chunks the runtime worker imports only when a feature is first used
  * (`assets/deferred/`, see `worker.rolldownOptions`: web-llm, wllama, web search's reader)
  * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
- * background once the app is ready (src/sw/offline-files.ts), or at first use.
+ * background after the runtime's first answer (src/pwa/offline-files.ts), or at first use.
  */
-const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'icons/*-512.png'];
+const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'assets/extract-worker-*.js', 'assets/pdf.worker.min-*.mjs', 'icons/*-512.png'];
 /** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
 const NOT_PRECACHED = ['sw.js', '**/*.map', '**/*.br', '**/*.gz'];
 const PRECACHE_GLOBS = ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'];
 
 /**
  * PWA precache, in two lists that workbox-build writes (URL + revision) into `sw.js`:
- * - the app shell at `self.__WB_MANIFEST` (src/sw/precache.ts): everything but the deferred
+ * - the app shell at `self.__WB_MANIFEST` (src/pwa/precache.ts): everything but the deferred
  *   files; installed before the service worker takes over, so "Ready" waits for it only;
- * - the deferred files at `self.__OFFLINE_FILES` (src/sw/offline-files.ts), each with its
+ * - the deferred files at `self.__OFFLINE_FILES` (src/pwa/offline-files.ts), each with its
  *   size and the feature it belongs to, so the app can say what is not offline yet.
  * Hashed files under `assets/` are their own revision. Big files are allowed (wasm, zip).
  */
@@ -77,7 +77,11 @@ async function precacheAppShell(outDir: string): Promise<void> {
 /** Lazy chunks named for their package where their own name (`esm`, `index`) says nothing. */
 function deferredChunkName(moduleIds: readonly string[]): string {
   if (moduleIds.some((id) => id.includes('/@wllama/'))) return 'wllama';
+  // A GGUF's own chat template (Jinja): parsed when a CPU model loads.
+  if (moduleIds.some((id) => id.includes('/@huggingface/jinja/'))) return 'wllama-template';
   if (moduleIds.some((id) => id.includes('/@mlc-ai/web-llm/'))) return 'web-llm';
+  if (moduleIds.some((id) => id.includes('/mammoth/'))) return 'mammoth';
+  if (moduleIds.some((id) => id.includes('/pdfjs-dist/'))) return 'pdfjs';
   return '[name]';
 }
 
@@ -87,6 +91,8 @@ function deferredFeature(url: string): string {
   if (/^assets\/(deferred\/)?wllama-/.test(url)) return 'cpu-engine';
   if (/^assets\/deferred\/readable-text-/.test(url)) return 'web-search';
   if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
+  // Reading and searching uploaded files: the extraction worker, pdf.js (and its worker), mammoth, the index.
+  if (/^assets\/(deferred\/(pdfjs|mammoth|minisearch-index)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
   return 'other';
 }
 
@@ -151,7 +157,7 @@ function pyodideFiles(): Plugin {
 }
 
 /**
- * Cross-origin isolation (COOP + COEP, see src/sw/isolation-headers.ts) on every file the
+ * Cross-origin isolation (COOP + COEP, see src/pwa/isolation-headers.ts) on every file the
  * dev server and `vite preview` (`npm start`) send. A middleware rather than the static
  * `headers` option: COEP depends on the requesting browser (`credentialless` where it
  * exists, `require-corp` otherwise), read from its `Sec-CH-UA` and `User-Agent`.
@@ -208,7 +214,7 @@ export default defineConfig({
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
   // for this origin only (another origin must not read them, /v1 least of all).
   server: { cors: false, headers: securityHeaders({ dev: true }) },
-  // As the service worker adds them to what it serves from the precache (src/sw/precache.ts).
+  // As the service worker adds them to what it serves from the precache (src/pwa/precache.ts).
   preview: { cors: false, headers: securityHeaders() },
   test: {
     projects: [
@@ -258,7 +264,7 @@ export default defineConfig({
           name: 'bench',
           environment: 'node',
           // The benchmarks; the other files of test/bench/ are the bench page, worker and helpers.
-          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench}.ts'],
+          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench,file-search-bench}.ts'],
           fileParallelism: false,
           maxWorkers: 1,
           hookTimeout: 60_000,

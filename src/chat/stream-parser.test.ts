@@ -4,7 +4,7 @@
  * at every position and one UTF-16 unit at a time: the merged events must not change.
  */
 import { describe, expect, it } from 'vitest';
-import type { ParseEvent, ParserOptions } from './chat-format';
+import type { ParserOptions } from './chat-format';
 import { createQwenParser } from './qwen-format';
 import { createTagStreamParser } from './stream-parser';
 import { mergeEvents, parseEveryChunking, reasoningDone, reasoningEvent, textEvent, toolCallEvent, type Run } from '../../test/support/stream-parser-harness';

@@ -1,12 +1,10 @@
 import * as Comlink from 'comlink';
-import type { CpuEngineAssets, PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
+import type { PageServices, RuntimeControl, RuntimeStatus } from '../runtime/control-api';
 import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { ToolsConfig } from '../tools/tools-config';
-import type { RetentionPolicy } from '../server/retention';
-import type { CpuEngineOptions } from '../engine/cpu-threads';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { requestPersist } from './request-persist';
 
 export interface RuntimeHostOptions {
@@ -21,6 +19,8 @@ export interface RuntimeHostOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (see `StartLocalRuntimeOptions.cpu`). */
   cpu?: CpuEngineOptions;
+  /** File search (see `StartLocalRuntimeOptions.fileSearch`). */
+  fileSearch?: FileSearchOptions;
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
@@ -55,6 +55,7 @@ export class RuntimeHost {
           tools: tools.options,
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
         },
         tools.transfer,
       ),

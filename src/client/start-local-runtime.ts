@@ -1,12 +1,10 @@
-import type { CpuEngineAssets, RuntimeControl } from '../runtime/control-api';
+import type { RuntimeControl } from '../runtime/control-api';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { ToolsConfig } from '../tools/tools-config';
-import type { RetentionPolicy } from '../server/retention';
-import type { CpuEngineOptions } from '../engine/cpu-threads';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -61,6 +59,12 @@ export interface StartLocalRuntimeOptions {
    */
   cpu?: CpuEngineOptions;
   /**
+   * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
+   * search (an id `/v1/models` lists with `type: "embedding"`). Default: the stored runtime
+   * options', else none (keyword search, no model needed).
+   */
+  fileSearch?: FileSearchOptions;
+  /**
    * URL of the service worker script (root scope): the package's ready `sw.js`, or your own
    * that calls `handleLocalResponsesFetch` (`local-responses/sw`). Default `/sw.js`.
    * `false`: register none (your app registers its own); `/v1` then works through
@@ -87,7 +91,7 @@ export interface LocalRuntime {
   readonly serviceWorker: boolean;
   /**
    * The files the app started without (Python, the CPU engine): the service worker fetches
-   * them after the start, and reports which are kept offline yet.
+   * them once the runtime has given its first answer, and reports which are kept offline yet.
    */
   readonly offlineFiles: OfflineFilesWatch;
 }
@@ -110,6 +114,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   const peerLockName = newLockName(PEER_LOCK_PREFIX);
   const peerLock = holdLifetimeLock(peerLockName).then(() => peerLockName);
   let host: RuntimeHost | undefined;
+  // The first answer of the runtime this tab runs (now or after taking over from another tab).
+  let firstAnswer!: () => void;
+  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 
   // Listen before registering: a restarted SW may ask for a port at any time.
   container?.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -127,6 +134,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     const stored = storedRuntimeOptions();
     const retention = options.retention ?? stored.retention;
     const cpu = options.cpu ?? stored.cpu;
+    const fileSearch = options.fileSearch ?? stored.fileSearch;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
       ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
@@ -135,9 +143,11 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       tools: options.tools ?? stored.tools ?? NO_TOOLS,
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
+      ...(fileSearch ? { fileSearch } : {}),
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,
     });
+    void host.control.answered().then(firstAnswer, () => {});
     if (container?.controller) void host.offerPortTo(container.controller);
     // A new SW version took over: it starts without a port.
     container?.addEventListener('controllerchange', () => {
@@ -161,8 +171,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       isLeader: () => host !== undefined,
       control: () => host?.control,
       serviceWorker: container?.controller != null,
-      // Only now: the deferred files must not compete with the start for the network.
-      offlineFiles: keepOfflineFiles(container),
+      // Asked for by the tab that runs the runtime, after its first answer: the deferred
+      // files must compete neither with the start nor with what that answer needs.
+      offlineFiles: keepOfflineFiles(container, answered),
     }),
   );
   setCurrentRuntime(answering);

@@ -19,9 +19,3 @@ export function cpuThreads({ isolated, cores, requested }: CpuThreadsInput): num
   const wanted = requested ?? cores ?? 1;
   return Number.isFinite(wanted) && wanted >= 1 ? Math.floor(wanted) : 1;
 }
-
-/** The CPU engine's runtime option (`startLocalRuntime({ cpu })`, or the stored runtime options). */
-export interface CpuEngineOptions {
-  /** llama.cpp's threads; default all cores (`navigator.hardwareConcurrency`). Only with cross-origin isolation. */
-  threads?: number;
-}

@@ -10,8 +10,16 @@
 import type { CpuStatus, GpuStatus, IsolationStatus, StorageStatus } from '../protocol/local-status';
 import { isolationStatus } from './cross-origin-isolation';
 import { cpuEngineSupport } from './wasm-support';
-import type { StorageInfo } from './webllm-cache';
 import type { WebGpuSupport } from './webgpu-support';
+
+/** The origin's storage as an engine's cache estimates it. */
+export interface StorageInfo {
+  usageBytes: number;
+  quotaBytes: number;
+  freeBytes: number;
+  /** Whether the browser promised not to evict this origin's data; null when unknown. */
+  persisted: boolean | null;
+}
 
 /** What the device offers the engines: GPU support, WebAssembly support, cross-origin isolation and origin storage. */
 export interface DeviceStatus {

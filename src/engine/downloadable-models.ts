@@ -4,8 +4,8 @@
  * says itself what is downloaded and how a model is deleted.
  */
 import type { LoadProgress, LocalModelStatus } from '../protocol/local-status';
-import type { ModelInfo } from './engine';
-import type { EngineModels } from './engine-models';
+import type { ModelInfo } from '../ports/engine';
+import type { EngineModels } from '../ports/engine-models';
 import { loadWithProgress, type ReportsLoads } from './load-reports';
 
 export interface DownloadingEngine extends ReportsLoads {

@@ -17,7 +17,7 @@ import type { Rendered } from '../chat/chat-format';
 import type { ChatMessage } from '../chat/chat-message';
 import { sleep } from '../shared/abort';
 import { invalidRequest } from '../shared/api-error';
-import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, Generation, ModelInfo, SampledLogprob } from './engine';
+import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, Generation, ModelInfo, SampledLogprob } from '../ports/engine';
 import { Codes } from '../shared/error-codes';
 
 export const SCRIPTED_MODEL_ID = 'test-scripted';

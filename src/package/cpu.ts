@@ -8,7 +8,7 @@
  * await startLocalRuntime({ cpuEngine });
  */
 import wllamaWasm from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import type { CpuEngineAssets } from '../runtime/control-api';
+import type { CpuEngineAssets } from '../protocol/runtime-options';
 
 // Our build turns the import into `new URL('./assets/…wasm', import.meta.url)` (see
 // vite.package.config.ts), which the consuming app's bundler follows.

@@ -8,7 +8,7 @@
  * import { pyodideAssets } from 'local-responses/python';
  * await startLocalRuntime({ tools: { python: { assets: pyodideAssets } } });
  */
-import type { PyodideAssets } from '../tools/python/pyodide-files';
+import type { PyodideAssets } from '../protocol/runtime-options';
 
 // Literal URLs, one per file: what bundlers look for. They resolve next to the built
 // `python.js` (the package build copies pyodide/ there; vite.package.config.ts).

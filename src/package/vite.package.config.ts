@@ -17,7 +17,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, defineConfig, type Plugin } from 'vite';
-import { PYODIDE_FILES } from '../tools/python/pyodide-files';
+import { PYODIDE_FILES } from '../protocol/runtime-options';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const outDir = fileURLToPath(new URL('../../lib', import.meta.url));

@@ -2,7 +2,7 @@
  * What the service worker says about the files the app starts without (pyodide, the CPU
  * engine's WebAssembly, lazily loaded code): which are kept offline already. The page
  * asks with a message and the service worker answers every page of the origin as files
- * arrive (src/sw/offline-files.ts, src/client/offline-files.ts).
+ * arrive (src/pwa/offline-files.ts, src/client/offline-files.ts).
  *
  * A page↔service worker message rather than a field of `GET /v1/local/status`: the service
  * worker alone holds the list (its build wrote it in) and the cache; the runtime worker,
@@ -14,7 +14,7 @@
 import * as z from 'zod/mini';
 
 /** The feature a deferred file belongs to: what the app cannot do offline until it is kept. */
-export const OfflineFeature = z.enum(['python', 'cpu-engine', 'gpu-engine', 'web-search', 'other']);
+export const OfflineFeature = z.enum(['python', 'cpu-engine', 'gpu-engine', 'web-search', 'file-search', 'other']);
 export type OfflineFeature = z.infer<typeof OfflineFeature>;
 
 const count = () => z.number().check(z.int(), z.nonnegative());

@@ -3,7 +3,7 @@
  * per event of a response; the SSE `event:` line always equals `type`.
  */
 import { z } from 'zod';
-import { FunctionCall, Logprob, OutputItem, OutputText, ReasoningText, UrlCitation } from './output-items';
+import { Annotation, FunctionCall, Logprob, OutputItem, OutputText, ReasoningText } from './output-items';
 import { ResponseObject } from './response-object';
 
 const seq = { sequence_number: z.number().int().min(0) };
@@ -35,7 +35,7 @@ export const OutputTextAnnotationAdded = z.object({
   ...seq,
   ...part,
   annotation_index: z.number().int(),
-  annotation: UrlCitation,
+  annotation: Annotation,
 });
 
 export const ReasoningTextDelta = z.object({ type: z.literal('response.reasoning_text.delta'), ...seq, ...part, delta: z.string(), ...obfuscation });
@@ -67,6 +67,9 @@ export const CodeInterpreterCodeDone = z.object({ type: z.literal('response.code
 export const WebSearchInProgress = itemEvent('response.web_search_call.in_progress');
 export const WebSearchSearching = itemEvent('response.web_search_call.searching');
 export const WebSearchCompleted = itemEvent('response.web_search_call.completed');
+export const FileSearchInProgress = itemEvent('response.file_search_call.in_progress');
+export const FileSearchSearching = itemEvent('response.file_search_call.searching');
+export const FileSearchCompleted = itemEvent('response.file_search_call.completed');
 export const McpListToolsInProgress = itemEvent('response.mcp_list_tools.in_progress');
 export const McpListToolsCompleted = itemEvent('response.mcp_list_tools.completed');
 export const McpListToolsFailed = itemEvent('response.mcp_list_tools.failed');
@@ -116,6 +119,9 @@ export const StreamEvent = z.discriminatedUnion('type', [
   WebSearchInProgress,
   WebSearchSearching,
   WebSearchCompleted,
+  FileSearchInProgress,
+  FileSearchSearching,
+  FileSearchCompleted,
   McpListToolsInProgress,
   McpListToolsCompleted,
   McpListToolsFailed,
@@ -136,3 +142,40 @@ export const TERMINAL_EVENT_TYPES: ReadonlySet<StreamEvent['type']> = new Set([
   'response.incomplete',
   'response.failed',
 ]);
+
+/**
+ * How far a stream may run ahead of its stored event log: a running response never lets a
+ * reader see an event more than this many sequence numbers past the last one its store has
+ * taken (the live log holds readers back until the next write lands). So when the runtime
+ * dies, no client can have seen a sequence number above the last logged one plus this; the
+ * next runtime numbers the terminal event it appends past that, and a client resuming from
+ * any number it saw gets it — and no number it saw is reused for another event.
+ */
+export const UNLOGGED_EVENTS_MAX = 256;
+
+/** The sequence number of a terminal event written by someone other than the run (recovery, a replay): past anything a client can have seen. */
+export function recoveredTerminalSequence(lastLogged: number): number {
+  return lastLogged + UNLOGGED_EVENTS_MAX + 1;
+}
+
+export type TerminalEventType = 'response.completed' | 'response.incomplete' | 'response.failed';
+
+/**
+ * The event a stream of a response that ended with `status` ends with. The Responses API
+ * has no event of its own for a cancelled response; it ends with `response.incomplete`
+ * (whose response says `cancelled`), which the SDKs' stream helpers, like every client that
+ * waits for completed/incomplete/failed, read as the end.
+ */
+export function terminalEventType(status: string): TerminalEventType | null {
+  switch (status) {
+    case 'completed':
+      return 'response.completed';
+    case 'failed':
+      return 'response.failed';
+    case 'incomplete':
+    case 'cancelled':
+      return 'response.incomplete';
+    default:
+      return null;
+  }
+}

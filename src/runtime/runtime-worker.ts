@@ -3,7 +3,8 @@
  * Responses server and answers requests arriving on ports handed to it by `connect`.
  */
 import * as Comlink from 'comlink';
-import type { PageServices, RuntimeControl, RuntimeStartOptions, RuntimeStatus } from './control-api';
+import type { PageServices, RuntimeControl, RuntimeStatus } from './control-api';
+import type { RuntimeStartOptions } from '../protocol/runtime-options';
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, RUNTIME_LOCK_PREFIX } from '../transport/lock-names';
 import { createLocalServer, type LocalServer } from './composition-root';
@@ -24,6 +25,8 @@ let resolveServer!: (server: Promise<LocalServer>) => void;
 // fails to start, each request fails with the reason (a 500 from the transport).
 const server = new Promise<LocalServer>((resolve) => (resolveServer = resolve));
 server.catch(() => {}); // observed per request; not an unhandled rejection
+let firstAnswer!: () => void;
+const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 
 async function handle(request: Request): Promise<Response> {
   return (await server).fetch(request);
@@ -41,7 +44,9 @@ const control: RuntimeControl = {
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
+          onAnswer: () => firstAnswer(),
         }),
       );
       resolveServer(startOnce);
@@ -57,6 +62,9 @@ const control: RuntimeControl = {
   },
   async status() {
     return status;
+  },
+  answered() {
+    return answered;
   },
   async connect(port: MessagePort) {
     await lockHeld;

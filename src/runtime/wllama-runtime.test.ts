@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { chatFormats } from '../chat/chat-formats';
-import { GGUF_CATALOG, TINY_LLAMA_MODEL_ID } from '../engine/gguf-catalog';
+import { GGUF_CATALOG, TINY_LLAMA_MODEL_ID } from '../engine/wllama/gguf-catalog';
 import { ScriptedEngine } from '../engine/scripted-engine';
 import type { WebGpuSupport } from '../engine/webgpu-support';
 import { createResponsesServer } from '../server/responses-server';

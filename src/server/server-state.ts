@@ -1,16 +1,19 @@
 /** What every route handler shares: storage, engines and the runs in flight. */
 import type { ChatFormat } from '../chat/chat-format';
-import type { Engine, ModelInfo } from '../engine/engine';
-import type { ResponseStore } from '../store/response-store';
+import type { Engine, ModelInfo } from '../ports/engine';
+import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { notFound } from '../shared/api-error';
-import { EngineQueue } from './engine-queue';
-import type { ResponseRun } from './response-run';
-import type { ToolPorts } from './tool-ports';
-import type { ModelManager } from './model-manager';
-import type { RetentionPolicy } from './retention';
+import { EngineQueue } from './run/engine-queue';
+import type { ResponseRun } from './run/response-run';
+import type { ToolPorts } from '../ports/tool-ports';
+import type { ModelManager } from '../ports/model-manager';
+import type { RetentionPolicy } from '../protocol/runtime-options';
 import { Codes } from '../shared/error-codes';
-import type { ReasoningSealer } from './encrypted-reasoning';
-import type { CompactionSealer } from './compaction-sealer';
+import type { ReasoningSealer } from './sealing/encrypted-reasoning';
+import type { CompactionSealer } from './sealing/compaction-sealer';
+import type { Embedder } from '../ports/embedder';
+import type { FilesState } from './files/files-state';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -43,6 +46,12 @@ export interface ServerState {
   retentionRanAt: number;
   /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
   preferredEngine?: string;
+  /** Embedding models (`/v1/embeddings`, file search), by id. */
+  embedders: ReadonlyMap<string, Embedder>;
+  /** Files, vector stores and file search; absent in a runtime without a file store. */
+  files?: FilesState;
+  /** Told each response's end (see `ResponsesServerOptions.onRunEnded`). */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {

@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
-import { initialResponse, unreadableResponse } from '../server/response-factory';
+import { initialResponse, unreadableResponse } from '../server/run/response-factory';
 import { openIdbStore } from './idb-store';
-import type { ResponseStore } from './response-store';
+import type { ResponseStore } from '../ports/response-store';
 
 let store: ResponseStore;
 let n = 0;

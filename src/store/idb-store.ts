@@ -2,14 +2,13 @@
 import { openDB, type IDBPDatabase, type IDBPTransaction } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-object';
-import { replayOutput } from '../protocol/replay-output';
-import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
+import type { StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ConversationRow, type ResponseRow, type ResponsesDB, type ThreadKey } from './idb-schema';
-import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from './response-store';
-import type { ItemPage, ItemPageQuery, StoredConversation } from './conversation-store';
-import { Codes } from '../shared/error-codes';
-import { describeError } from '../shared/api-error';
-import type { UnreadableResponse } from './response-store';
+import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from '../ports/response-store';
+import type { ItemPage, ItemPageQuery, StoredConversation } from '../ports/conversation-store';
+import type { UnreadableResponse } from '../ports/response-store';
+import { failUnfinished } from './idb-recovery';
+import { itemRange, row, threadItem, threadOf } from './idb-rows';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */
@@ -25,40 +24,6 @@ export async function openIdbStore(options: IdbStoreOptions = {}): Promise<Respo
     upgrade: (database, oldVersion, _newVersion, tx) => migrate(database, oldVersion, tx),
   });
   return new IdbStore(db);
-}
-
-function row(response: ResponseObject, now?: number, storedAt?: number, thread: ThreadKey = {}): ResponseRow {
-  const terminal = TERMINAL_STATUSES.has(response.status);
-  return {
-    id: response.id,
-    ...threadOf(thread),
-    ...(storedAt !== undefined ? { stored_at: storedAt } : {}),
-    status: response.status,
-    ...(terminal ? { finished_at: response.completed_at ?? now ?? Math.floor(Date.now() / 1000) } : {}),
-    response,
-  };
-}
-
-/** What `failUnfinished` needs of a row: a response object whose output is a list of objects. */
-function isFailable(response: unknown): response is ResponseObject {
-  if (typeof response !== 'object' || response === null) return false;
-  const output = (response as { output?: unknown }).output;
-  return Array.isArray(output) && output.every((item) => typeof item === 'object' && item !== null);
-}
-
-/** Only the thread fields that are set (an absent field keeps a row out of the `by-thread` indexes). */
-function threadOf(key: ThreadKey): ThreadKey {
-  return key.thread_root !== undefined && key.thread_depth !== undefined ? { thread_root: key.thread_root, thread_depth: key.thread_depth } : {};
-}
-
-/** Thread fields of an item row: the thread, and its response's parent for walking the path. */
-function threadItem(thread: ThreadKey, response: ResponseObject): ThreadKey & { thread_parent?: string | null } {
-  const key = threadOf(thread);
-  return key.thread_root !== undefined ? { ...key, thread_parent: response.previous_response_id } : {};
-}
-
-function itemRange(conversationId: string): IDBKeyRange {
-  return IDBKeyRange.bound([conversationId, -Infinity], [conversationId, Infinity]);
 }
 
 class IdbStore implements ResponseStore {
@@ -290,72 +255,8 @@ class IdbStore implements ResponseStore {
     ];
   }
 
-  async failUnfinished(message: string, now: number, unreadable: UnreadableResponse): Promise<string[]> {
-    // Keys only: a key is a short string and always readable; a row may not be (a value
-    // structured clone cannot rebuild, or one written by a broken version). Each row then
-    // gets its own transaction, so one bad row can neither abort nor block the others.
-    const index = this.db.transaction('responses').store.index('by-status');
-    const ids = [...(await index.getAllKeys('queued')), ...(await index.getAllKeys('in_progress'))];
-    for (const id of ids) {
-      try {
-        await this.failOne(id, message, now, unreadable);
-      } catch (err) {
-        // Even the replacement could not be written (disk full, say): the next start tries again.
-        console.error(`Startup recovery could not mark response ${id} failed:`, err);
-      }
-    }
-    return ids;
-  }
-
-  /** Read and write are separate transactions: this runs at start, before anything else writes. */
-  private async failOne(id: string, message: string, now: number, unreadable: UnreadableResponse): Promise<void> {
-    let stored: ResponseRow | undefined;
-    let problem: unknown = null;
-    try {
-      stored = await this.db.get('responses', id);
-      if (stored && !isFailable(stored.response)) problem = new Error('the stored response has no output list');
-    } catch (err) {
-      problem = err;
-    }
-    if (problem === null && stored) {
-      // The output a cut-off response keeps is what its event log recorded: the log is
-      // flushed while the model generates, the stored snapshot only at state changes.
-      const log = await this.eventsOf(id);
-      const replayed = log.length > 0 ? replayOutput(log) : [];
-      const output = replayed.length >= stored.response.output.length ? replayed : stored.response.output;
-      const response: ResponseObject = {
-        ...stored.response,
-        status: 'failed',
-        error: { code: Codes.serverError, type: 'server_error', param: null, message },
-        // Items without a status (MCP tool lists, approval requests) are whole when written.
-        output: output.map((item) => (!('status' in item) || item.status === 'completed' ? item : ({ ...item, status: 'incomplete' as const } as typeof item))),
-      };
-      const last = log.at(-1);
-      const tx = this.db.transaction(['responses', 'events'], 'readwrite');
-      const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, now, stored.stored_at))];
-      if (last && !TERMINAL_EVENT_TYPES.has(last.type)) {
-        // The log gains its terminal event, so a client resuming the stream sees how it ended.
-        const terminal: StreamEvent = { type: 'response.failed', sequence_number: last.sequence_number + 1, response };
-        writes.push(tx.objectStore('events').put({ response_id: id, sequence_number: terminal.sequence_number, event: terminal }));
-      }
-      await Promise.all([...writes, tx.done]);
-      return;
-    }
-    if (!stored && problem === null) return; // deleted meanwhile
-    const reason = describeError(problem);
-    console.warn(`Startup recovery: response ${id} could not be read (${reason}); it is replaced by a failed response saying so.`);
-    const salvage = stored?.response as Partial<ResponseObject> | null | undefined;
-    await this.db.put('responses', row(unreadable(id, reason, salvage ?? null), now));
-  }
-
-  /** A response's event log; an unreadable one counts as empty (recovery then keeps the snapshot's output). */
-  private async eventsOf(id: string): Promise<StreamEvent[]> {
-    try {
-      return (await this.db.getAll('events', IDBKeyRange.bound([id, -Infinity], [id, Infinity]))).map((e) => e.event);
-    } catch (err) {
-      console.warn(`Startup recovery: the event log of ${id} could not be read (${describeError(err)}).`);
-      return [];
-    }
+  failUnfinished(message: string, now: number, unreadable: UnreadableResponse): Promise<string[]> {
+    return failUnfinished(this.db, message, now, unreadable);
   }
 
   async listStored(): Promise<StoredSummary[]> {

@@ -7,24 +7,12 @@
 import { openDB } from 'idb';
 import { DB_VERSION, migrate, type ResponsesDB } from './idb-schema';
 import { DEFAULT_DB_NAME } from './idb-store';
+import type { KeyStore } from '../ports/key-store';
+import { generateSealingKey } from '../shared/sealing-key';
 
-export interface KeyStore {
-  /** The reasoning key; the same one every time (created on first use). */
-  reasoningKey(): Promise<CryptoKey>;
-  close(): void;
-}
 
 const REASONING = 'reasoning';
 
-function generate(): Promise<CryptoKey> {
-  return crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
-}
-
-/** A key that lives as long as this object: for servers without storage, and tests. */
-export function memoryKeyStore(): KeyStore {
-  let key: Promise<CryptoKey> | null = null;
-  return { reasoningKey: () => (key ??= generate()), close: () => {} };
-}
 
 /** The key in the responses database (`keys` store); opens its own connection to it. */
 export async function openIdbKeyStore(options: { name?: string } = {}): Promise<KeyStore> {
@@ -35,7 +23,7 @@ export async function openIdbKeyStore(options: { name?: string } = {}): Promise<
   const load = async (): Promise<CryptoKey> => {
     // Generated before the transaction (an await on WebCrypto would end it); a key another
     // tab stored first wins, so every tab seals with the same one.
-    const fresh = await generate();
+    const fresh = await generateSealingKey();
     const tx = db.transaction('keys', 'readwrite');
     const existing = await tx.store.get(REASONING);
     if (!existing) await tx.store.put(fresh, REASONING);

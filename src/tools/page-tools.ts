@@ -8,7 +8,7 @@
  * control.start(Comlink.transfer({ ...startOptions, tools: options }, transfer));
  */
 import { createPythonSandboxFrame } from './python/sandbox-frame-page';
-import type { RuntimeToolsOptions, ToolsConfig } from './tools-config';
+import type { RuntimeToolsOptions, ToolsConfig } from '../protocol/runtime-options';
 
 export function prepareRuntimeTools(config: ToolsConfig = {}): { options: RuntimeToolsOptions; transfer: Transferable[] } {
   // Python is opt-in: only with its files (`python.assets`) does the page make a sandbox.

@@ -3,7 +3,7 @@
  * against `serveRequests` (runtime side). Browser-only parts (Web
  * Locks, the SW) are covered by test/e2e.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, expect, test } from 'vitest';
 import { fetchOverPort, RuntimeGoneError, type RuntimeLink } from './port-fetch';
 import { PeerWatch, serveRequests, type RequestHandler } from './serve-requests';
 

@@ -18,14 +18,16 @@ import { APIError } from 'openai';
 import type { Api } from './api';
 import type { AppDatabase } from './app-db';
 import { createChat, deleteChat, deleteItems, deleteResponseQuietly, listChats, readTurns, renameChat, runningTurn } from './chat-library';
-import { approvalDecisions, isRunning, newApprovalTurn, newTurn, titleFrom, type Conversation, type Turn } from './saved-chat';
+import { approvalDecisions, isRunning, mergeListed, newApprovalTurn, newTurn, titleFrom, type Conversation, type Turn } from './saved-chat';
 import { exportChat } from './chat-export';
-import { ExternalStore } from './external-store';
+import { CoalescingStore } from './external-store';
 import { migrateLegacyChats } from './legacy-chats';
 import type { McpTokens } from './mcp-tokens';
 import type { Settings } from './settings';
 import { applyResponse, applyStreamEvent } from './stream-reducer';
 import { turnRequest } from './turn-request';
+import { resumeUntilSettled } from './resume-stream';
+import { VECTOR_STORE_KEY } from './chat-files';
 
 export interface ChatState {
   /** False until the runtime listed the conversations. */
@@ -40,8 +42,6 @@ export interface ChatState {
 
 /** How often React hears about stream events (tokens arrive faster than frames). */
 const NOTIFY_EVERY_MS = 33;
-/** Resume attempts after the stream dropped while the response was still running. */
-const MAX_RESUMES = 5;
 
 interface ActiveRun {
   conversationId: string;
@@ -60,11 +60,9 @@ function errorMessage(error: unknown): string {
   return String(error);
 }
 
-export class ChatStore extends ExternalStore<ChatState> {
+export class ChatStore extends CoalescingStore<ChatState> {
   #api: Api | null = null;
   #run: ActiveRun | null = null;
-  #pending: ChatState | null = null;
-  #notifyTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** Other tabs of the app hear about changed and deleted conversations. */
   readonly #tabs: BroadcastChannel | null = typeof BroadcastChannel === 'function' ? new BroadcastChannel('local-responses-app/conversations') : null;
@@ -75,7 +73,7 @@ export class ChatStore extends ExternalStore<ChatState> {
     private readonly settings: () => Settings,
     private readonly mcpTokens: () => McpTokens = () => ({}),
   ) {
-    super({ loaded: false, conversations: [], activeId: null, running: null });
+    super({ loaded: false, conversations: [], activeId: null, running: null }, NOTIFY_EVERY_MS);
     this.#tabs?.addEventListener('message', (event: MessageEvent<{ type: 'saved' | 'deleted'; id: string }>) => void this.#fromOtherTab(event.data));
   }
 
@@ -83,7 +81,7 @@ export class ChatStore extends ExternalStore<ChatState> {
     // A conversation this tab is answering in is this tab's to write.
     if (this.#run?.conversationId === id) return;
     if (type === 'deleted') {
-      this.#update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
+      this.update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
       return;
     }
     await this.reload();
@@ -94,7 +92,7 @@ export class ChatStore extends ExternalStore<ChatState> {
     // Chats of older versions first, so the list below has them.
     await this.db.then((db) => migrateLegacyChats(api, db)).catch((error: unknown) => console.error('Could not read the chats saved by an older version', error));
     await this.reload();
-    this.#update((state) => ({ ...state, loaded: true }), true);
+    this.update((state) => ({ ...state, loaded: true }), true);
     this.#resumeAll();
   }
 
@@ -103,16 +101,7 @@ export class ChatStore extends ExternalStore<ChatState> {
     if (!this.#api) return;
     try {
       const listed = await listChats(this.#api);
-      this.#update((state) => {
-        const known = new Map(state.conversations.map((c) => [c.id, c]));
-        const merged = listed.map((c) => {
-          const had = known.get(c.id);
-          return had?.opened ? { ...had, title: c.title, metadata: c.metadata, updatedAt: Math.max(had.updatedAt, c.updatedAt), runningResponseId: c.runningResponseId } : c;
-        });
-        // A chat this tab just created (or could not save) stays until the list has it.
-        const unlisted = state.conversations.filter((c) => c.opened && !listed.some((l) => l.id === c.id) && c.id === state.activeId);
-        return { ...state, conversations: [...unlisted, ...merged].sort((a, b) => b.updatedAt - a.updatedAt) };
-      }, true);
+      this.update((state) => ({ ...state, conversations: mergeListed(state.conversations, listed, state.activeId) }), true);
     } catch (error) {
       console.error('Could not list the conversations', error);
     }
@@ -130,12 +119,12 @@ export class ChatStore extends ExternalStore<ChatState> {
   }
 
   get active(): Conversation | null {
-    const { conversations, activeId } = this.#current();
+    const { conversations, activeId } = this.current();
     return conversations.find((c) => c.id === activeId) ?? null;
   }
 
   select(id: string | null): void {
-    this.#flush();
+    this.flush();
     this.set({ ...this.get(), activeId: id });
     if (id !== null && !this.#conversation(id)?.opened) void this.#open(id);
   }
@@ -158,33 +147,14 @@ export class ChatStore extends ExternalStore<ChatState> {
     }
   }
 
-  // ── state updates ────────────────────────────────────────────────────────────
-
-  /** Coalesces stream-driven updates to one notification per NOTIFY_EVERY_MS. */
-  #update(change: (state: ChatState) => ChatState, urgent = false): void {
-    this.#pending = change(this.#pending ?? this.get());
-    if (urgent) return this.#flush();
-    this.#notifyTimer ??= setTimeout(() => this.#flush(), NOTIFY_EVERY_MS);
-  }
-
-  #flush(): void {
-    if (this.#notifyTimer !== null) clearTimeout(this.#notifyTimer);
-    this.#notifyTimer = null;
-    const pending = this.#pending;
-    this.#pending = null;
-    if (pending) this.set(pending);
-  }
-
-  #current(): ChatState {
-    return this.#pending ?? this.get();
-  }
+  // ── state updates (coalesced: see CoalescingStore) ──────────────────────────
 
   #conversation(id: string): Conversation | undefined {
-    return this.#current().conversations.find((c) => c.id === id);
+    return this.current().conversations.find((c) => c.id === id);
   }
 
   #putConversation(conversation: Conversation, urgent = false): void {
-    this.#update((state) => {
+    this.update((state) => {
       const others = state.conversations.filter((c) => c.id !== conversation.id);
       // Newest first: a conversation that changes moves to the top.
       return { ...state, conversations: [conversation, ...others].sort((a, b) => b.updatedAt - a.updatedAt) };
@@ -209,6 +179,35 @@ export class ChatStore extends ExternalStore<ChatState> {
     return this.#run !== null;
   }
 
+  /**
+   * The active chat; when none is open, a new one titled `title` (files attached to a new
+   * chat need its conversation before the first message). Null when it could not be made.
+   */
+  async ensureActive(title: string): Promise<Conversation | null> {
+    const active = this.active;
+    if (active || !this.#api) return active;
+    try {
+      const created = await createChat(this.#api, title, Date.now());
+      this.update((state) => ({ ...state, activeId: created.id }));
+      this.#putConversation(created, true);
+      this.#announce(created.id);
+      return created;
+    } catch (error) {
+      console.error('Could not start a chat', error);
+      return null;
+    }
+  }
+
+  /** Sets keys of the chat's conversation metadata (its other keys kept). */
+  async setMetadata(id: string, patch: Record<string, string>): Promise<void> {
+    const conversation = this.#conversation(id);
+    if (!conversation || !this.#api) return;
+    const metadata = { ...conversation.metadata, ...patch };
+    await this.#api.client.conversations.update(id, { metadata });
+    this.update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, metadata } : c)) }), true);
+    this.#announce(id);
+  }
+
   /** Sends `text` in the active conversation (a new one when none is open). */
   async send(text: string): Promise<void> {
     const model = this.settings().model;
@@ -223,12 +222,12 @@ export class ChatStore extends ExternalStore<ChatState> {
         // No conversation (storage full, say): the turn shows why, in a chat that is not kept.
         const failed = { ...turn, status: 'failed' as const, error: errorMessage(error), finishedAt: Date.now() };
         const unsaved = { id: crypto.randomUUID(), title: titleFrom(text), createdAt: now, updatedAt: now, turns: [failed], opened: true };
-        this.#update((state) => ({ ...state, activeId: unsaved.id }));
+        this.update((state) => ({ ...state, activeId: unsaved.id }));
         return this.#putConversation(unsaved, true);
       }
     }
     const next = { ...conversation, updatedAt: now, turns: [...conversation.turns, turn] };
-    this.#update((state) => ({ ...state, activeId: next.id }));
+    this.update((state) => ({ ...state, activeId: next.id }));
     this.#putConversation(next, true);
     await this.#generate(next.id, turn.id);
   }
@@ -306,7 +305,7 @@ export class ChatStore extends ExternalStore<ChatState> {
   async stop(): Promise<void> {
     const run = this.#run;
     if (!run || !this.#api) return;
-    this.#update((state) => (state.running ? { ...state, running: { ...state.running, stopping: true } } : state), true);
+    this.update((state) => (state.running ? { ...state, running: { ...state.running, stopping: true } } : state), true);
     const id = await run.responseId;
     if (id) {
       try {
@@ -326,7 +325,8 @@ export class ChatStore extends ExternalStore<ChatState> {
     if (!turn) return;
     const run = this.#startRun(conversationId, turnId);
     try {
-      const stream = await api.client.responses.create(turnRequest(turn, conversationId, this.settings(), this.mcpTokens()), { signal: run.abort.signal });
+      const vectorStoreId = this.#conversation(conversationId)?.metadata?.[VECTOR_STORE_KEY];
+      const stream = await api.client.responses.create(turnRequest(turn, conversationId, this.settings(), this.mcpTokens(), vectorStoreId), { signal: run.abort.signal });
       await this.#consume(run, stream);
     } catch (error) {
       if (!run.abort.signal.aborted) this.#updateTurn(conversationId, turnId, (t) => ({ ...t, status: 'failed', error: errorMessage(error), finishedAt: Date.now() }), { urgent: true });
@@ -358,7 +358,7 @@ export class ChatStore extends ExternalStore<ChatState> {
     const responseId = new Promise<string | null>((resolve) => (resolveResponseId = resolve));
     const run: ActiveRun = { conversationId, turnId, abort: new AbortController(), responseId, resolveResponseId };
     this.#run = run;
-    this.#update((state) => ({ ...state, running: { conversationId, turnId, stopping: false } }), true);
+    this.update((state) => ({ ...state, running: { conversationId, turnId, stopping: false } }), true);
     return run;
   }
 
@@ -377,28 +377,14 @@ export class ChatStore extends ExternalStore<ChatState> {
     const api = this.#api;
     const turnOf = () => this.#conversation(run.conversationId)?.turns.find((t) => t.id === run.turnId);
     run.resolveResponseId(turnOf()?.responseId ?? null);
-    for (let attempt = 0; api && attempt <= MAX_RESUMES; attempt++) {
-      const turn = turnOf();
-      if (!turn?.responseId || !isRunning(turn)) break;
-      try {
-        const response = await api.client.responses.retrieve(turn.responseId);
-        this.#updateTurn(run.conversationId, run.turnId, (t) => applyResponse(t, response, Date.now()));
-        // Stopped: the cancel already landed (or the answer had finished); nothing to resume.
-        if (!isRunning(turnOf()!) || run.abort.signal.aborted) break;
-        const resumed = await api.client.responses.retrieve(
-          turn.responseId,
-          { stream: true, starting_after: turnOf()!.lastSequence },
-          { signal: run.abort.signal },
-        );
-        await this.#consume(run, resumed);
-      } catch (error) {
-        if (error instanceof APIError && error.status === 404) {
-          this.#updateTurn(run.conversationId, run.turnId, (t) => ({ ...t, status: 'failed', error: 'The stored response is gone.', finishedAt: Date.now() }));
-          break;
-        }
-        if (!run.abort.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 300 * (attempt + 1)));
-      }
-    }
+    if (api)
+      await resumeUntilSettled(api, {
+        turn: turnOf,
+        onResponse: (response) => this.#updateTurn(run.conversationId, run.turnId, (t) => applyResponse(t, response, Date.now())),
+        consume: (stream) => this.#consume(run, stream),
+        onGone: () => this.#updateTurn(run.conversationId, run.turnId, (t) => ({ ...t, status: 'failed', error: 'The stored response is gone.', finishedAt: Date.now() })),
+        signal: run.abort.signal,
+      });
     const turn = turnOf();
     if (turn && isRunning(turn)) {
       this.#updateTurn(run.conversationId, run.turnId, (t) => ({ ...t, status: 'failed', error: t.error ?? 'Lost the connection to the local runtime.', finishedAt: Date.now() }));
@@ -407,7 +393,7 @@ export class ChatStore extends ExternalStore<ChatState> {
     if (finished) this.#putConversation({ ...finished, runningResponseId: null, updatedAt: Date.now() });
     this.#announce(run.conversationId);
     if (this.#run === run) this.#run = null;
-    this.#update((state) => ({ ...state, running: null }), true);
+    this.update((state) => ({ ...state, running: null }), true);
   }
 
   // ── conversation management ─────────────────────────────────────────────────
@@ -417,10 +403,10 @@ export class ChatStore extends ExternalStore<ChatState> {
     const conversation = this.#conversation(id);
     const trimmed = title.trim();
     if (!conversation || !trimmed || !this.#api || trimmed === conversation.title) return;
-    this.#update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, title: trimmed } : c)) }), true);
+    this.update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, title: trimmed } : c)) }), true);
     try {
       const metadata = await renameChat(this.#api, conversation, trimmed);
-      this.#update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, metadata } : c)) }), true);
+      this.update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, metadata } : c)) }), true);
       this.#announce(id);
     } catch (error) {
       console.error('Could not rename the conversation', error);
@@ -433,8 +419,8 @@ export class ChatStore extends ExternalStore<ChatState> {
     if (this.#run?.conversationId === id) await this.stop();
     const conversation = this.#conversation(id);
     if (!conversation) return;
-    this.#update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
-    if (this.#api) await deleteChat(this.#api, id).catch((error: unknown) => console.error(`Could not delete the conversation ${id}`, error));
+    this.update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
+    if (this.#api) await deleteChat(this.#api, id, conversation.metadata?.[VECTOR_STORE_KEY]).catch((error: unknown) => console.error(`Could not delete the conversation ${id}`, error));
     this.#tabs?.postMessage({ type: 'deleted', id });
   }
 

@@ -23,6 +23,42 @@ export class ExternalStore<T> {
   }
 }
 
+/**
+ * An ExternalStore whose updates may be coalesced: stream-driven changes (tokens arrive
+ * faster than frames) reach the listeners at most once per `notifyEveryMs`, urgent ones at once.
+ */
+export class CoalescingStore<T> extends ExternalStore<T> {
+  #pending: T | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(
+    initial: T,
+    private readonly notifyEveryMs: number,
+  ) {
+    super(initial);
+  }
+
+  protected update(change: (state: T) => T, urgent = false): void {
+    this.#pending = change(this.#pending ?? this.get());
+    if (urgent) return this.flush();
+    this.#timer ??= setTimeout(() => this.flush(), this.notifyEveryMs);
+  }
+
+  /** Delivers the pending state now. */
+  protected flush(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    const pending = this.#pending;
+    this.#pending = null;
+    if (pending !== null) this.set(pending);
+  }
+
+  /** The state with every pending update applied. */
+  protected current(): T {
+    return this.#pending ?? this.get();
+  }
+}
+
 export function useStore<T>(store: ExternalStore<T>): T {
   return useSyncExternalStore(store.subscribe, store.get);
 }

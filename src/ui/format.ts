@@ -2,7 +2,7 @@
 
 /**
  * Bytes in 1000-based units (kB, MB, GB), the ones the runtime's own messages use
- * (engine/webllm-errors.ts), so a size reads the same in the catalog, the storage view, a
+ * (engine/engine-errors.ts), so a size reads the same in the catalog, the storage view, a
  * retention limit and an error.
  */
 export function formatBytes(bytes: number): string {

@@ -9,7 +9,7 @@
  * stays: media elements go, every attribute that names a resource to load goes, inline
  * styles go, and `<img>` stays only for `data:` images; any other image becomes a link
  * the person may click ("Open image from host"). The app's Content-Security-Policy
- * (`img-src 'self' data: blob:`, see `sw/security-headers.ts`) backs this up.
+ * (`img-src 'self' data: blob:`, see `pwa/security-headers.ts`) backs this up.
  */
 import createDOMPurify, { type WindowLike } from 'dompurify';
 

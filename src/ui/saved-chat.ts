@@ -122,3 +122,19 @@ export function answerText(turn: Turn): string {
     .flatMap((item) => (item.type === 'message' ? item.content.map((c) => (c.type === 'output_text' ? c.text : c.refusal)) : []))
     .join('');
 }
+
+/**
+ * The server's list of chats merged into the one this tab shows: chats already opened keep
+ * their turns (with the list's title, metadata and running answer), and a chat this tab just
+ * created (or could not save) stays, while it is the active one, until the list has it.
+ * Newest first.
+ */
+export function mergeListed(shown: readonly Conversation[], listed: readonly Conversation[], activeId: string | null): Conversation[] {
+  const known = new Map(shown.map((c) => [c.id, c]));
+  const merged = listed.map((c) => {
+    const had = known.get(c.id);
+    return had?.opened ? { ...had, title: c.title, metadata: c.metadata, updatedAt: Math.max(had.updatedAt, c.updatedAt), runningResponseId: c.runningResponseId } : c;
+  });
+  const unlisted = shown.filter((c) => c.opened && !listed.some((l) => l.id === c.id) && c.id === activeId);
+  return [...unlisted, ...merged].sort((a, b) => b.updatedAt - a.updatedAt);
+}

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { DEFAULT_RETENTION } from '../server/retention';
+import { DEFAULT_RETENTION } from '../protocol/runtime-options';
 import { DEFAULT_SETTINGS, RETENTION_BYTES, RETENTION_DAYS, requestOptions } from './settings';
 
 test("the app's default retention is the runtime's, and one of the offered choices", () => {

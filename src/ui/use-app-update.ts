@@ -1,6 +1,6 @@
 /**
  * Offers a new version of the app when one is installed. The new service worker waits
- * (see src/sw/precache.ts) until the person clicks "Reload": then it takes over and this
+ * (see src/pwa/precache.ts) until the person clicks "Reload": then it takes over and this
  * page reloads. Nothing is reloaded for them, so an answer is never cut off.
  */
 import { useEffect, useState } from 'react';

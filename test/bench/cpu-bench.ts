@@ -37,7 +37,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { BENCH_LLAMA, BENCH_QUANTS, benchGgufParameters, makeBenchGguf, type BenchQuant } from '../fixtures/make-bench-gguf';
 import { CHROMIUM_ARGS, configureRuntime, serveDist, serveModelMirror, type ModelMirror, type Served } from '../support/browser';
-import { BENCH_LLAMA_MODEL_ID, GGUF_TEST_CATALOG } from '../../src/engine/gguf-catalog';
+import { BENCH_LLAMA_MODEL_ID, GGUF_TEST_CATALOG } from '../../src/engine/wllama/gguf-catalog';
 import { openBenchPage } from './open-bench-page';
 import { loadPageWllama, runApiDecode, runPageDecode, runTurns, type DecodeTiming } from './cpu-bench-page';
 

@@ -10,7 +10,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterAll, test } from 'vitest';
-import type { Chain, ChainTurn, ResponseStore } from '../../src/store/response-store';
+import type { Chain, ChainTurn, ResponseStore } from '../../src/ports/response-store';
 import { localClient, type LocalClient } from '../support/local-client';
 
 const TURNS = (process.env.BENCH_TURNS ?? '10,100,400').split(',').map(Number);

@@ -118,7 +118,7 @@ function runDirect(page: Page, model: BenchModel): Promise<Timing> {
     async ({ id, prompt, tokens }) => {
       const wllama = window.benchWllama![id]!;
       const t0 = performance.now();
-      // The parameters WllamaEngine sends for this request (see wllama-engine.ts `begin`).
+      // The parameters WllamaEngine sends for this request (see src/engine/wllama/engine.ts `begin`).
       const stream = await wllama.createCompletion({
         prompt,
         stream: true,

@@ -236,7 +236,7 @@ test('web-llm through /v1/responses vs web-llm direct', { timeout: 60 * 60_000 }
     await page.waitForFunction(() => 'webllmBaseline' in window);
     await page.evaluate(
       async ({ variant, modelBase }) => {
-        type Lib = typeof import('@mlc-ai/web-llm') & typeof import('../../src/engine/webllm-catalog');
+        type Lib = typeof import('@mlc-ai/web-llm') & typeof import('../../src/engine/webllm/catalog');
         const lib = (window as unknown as { webllmBaseline: Lib }).webllmBaseline;
         const appConfig = lib.buildAppConfig(lib.MODEL_CATALOG, modelBase ? { modelBase, origin: location.href } : {});
         const engine = new lib.MLCEngine({ appConfig });

@@ -7,7 +7,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startE2E, waitForRuntime } from '../support/browser';
-import { DESKTOP, openChat, poll, screenshot, script, send, waitForAnswer } from './app-support';
+import { DESKTOP, openChat, poll, screenshot, send, waitForAnswer } from './app-support';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let context: BrowserContext;

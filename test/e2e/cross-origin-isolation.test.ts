@@ -1,6 +1,6 @@
 /**
  * Cross-origin isolation of the production build (COOP `same-origin` + COEP, see
- * src/sw/isolation-headers.ts): sent by `vite preview` on the first visit and by the
+ * src/pwa/isolation-headers.ts): sent by `vite preview` on the first visit and by the
  * service worker from its precache afterwards (offline too), and reported by
  * `/v1/local/status`. Served without the headers, everything still works on one thread and
  * the status says why.

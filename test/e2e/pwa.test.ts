@@ -68,7 +68,7 @@ test('offline: a reload opens the app from the precache, lists the conversations
   await send(page, 'Hello before going offline');
   await waitForAnswer(page);
   // The app shell is precached at install; pyodide (with the other deferred files) is kept
-  // after the app is ready (src/sw/offline-files.ts).
+  // after the app is ready (src/pwa/offline-files.ts).
   await page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', undefined, { timeout: 60_000, polling: 200 });
   const shell = await page.evaluate(() => [...document.scripts].map((s) => new URL(s.src || location.href).pathname).find((p) => p.startsWith('/assets/'))!);
   expect(await precached(page, '/index.html')).toBe(true);

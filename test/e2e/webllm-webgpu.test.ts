@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { findCatalogEntry, MODEL_CATALOG } from '../../src/engine/webllm-catalog';
+import { findCatalogEntry, MODEL_CATALOG } from '../../src/engine/webllm/catalog';
 import { writeWebLlmMirror, type WebLlmMirror } from '../fixtures/webllm-mirror';
 import { serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
 import { CHROMIUM_ARGS, configureRuntime, waitForRuntime } from '../support/browser';

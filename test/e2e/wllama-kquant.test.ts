@@ -1,7 +1,7 @@
 /**
  * The CPU engine on a model laid out like the catalog's: Q4_K_M (Q4_K and Q6_K blocks) with
  * 64-wide attention heads, which the catalog runs on a q8_0 KV cache with flash attention
- * (src/engine/gguf-catalog.ts, `kv_cache`). The tiny models of wllama.test.ts are F32 with
+ * (src/engine/wllama/gguf-catalog.ts, `kv_cache`). The tiny models of wllama.test.ts are F32 with
  * 16-wide heads and keep llama.cpp's f16 cache, so only this file runs the K-quant kernels
  * and the quantized cache in the real wasm: through a long context (where the cache type is
  * what decoding reads most), and on into a next turn that reuses that cache.

@@ -3,7 +3,7 @@
  * and a record of every call with the headers it came with. The real client is tested
  * against a real server in `src/tools/mcp/mcp-client.test.ts` and in Chromium.
  */
-import type { McpFailure, McpPort, McpServerTarget, McpToolInfo } from '../../src/server/tool-ports';
+import type { McpFailure, McpPort, McpServerTarget, McpToolInfo } from '../../src/ports/tool-ports';
 
 export const FAKE_TOOLS: McpToolInfo[] = [
   { name: 'add', description: 'Add two numbers.', input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, annotations: { readOnlyHint: true } },

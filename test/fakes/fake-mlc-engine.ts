@@ -1,7 +1,7 @@
 /**
  * A test stand-in for web-llm's `MLCEngine` at the API boundary the adapter uses
  * (`MLCEngineLike`). It reproduces what web-llm 0.2.86 does there (see
- * `webllm-generation.ts` for the stream shape): a per-model lock, the interrupt flag
+ * `src/engine/webllm/generation.ts` for the stream shape): a per-model lock, the interrupt flag
  * reset at the start of a generation and checked before each decode step, stop strings
  * cut from the text, the stop token's empty chunk, the final and usage chunks,
  * `reload()` resolving quietly when `unload()` aborts it, and its KV-cache reuse decision
@@ -10,7 +10,7 @@
  * with `stop`), recorded in `kvReused`.
  */
 import type { ChatCompletionChunk, ChatCompletionRequestStreaming, InitProgressReport, MLCEngineConfig } from '@mlc-ai/web-llm';
-import type { MLCEngineLike } from '../../src/engine/webllm-engine';
+import type { MLCEngineLike } from '../../src/engine/webllm/mlc-engine-like';
 
 export interface FakeReply {
   /** Text of each sampled token, before the stop token. */

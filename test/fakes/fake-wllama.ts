@@ -11,7 +11,7 @@
  * A script's `promptTokens`/`cachedTokens` override the counts. With `n_probs`, every token
  * chunk carries its logprob entry (token i: -(i % 5)/10, alternatives `alt k` at -k below).
  */
-import type { WllamaCacheEntry, WllamaCacheLike, WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from '../../src/engine/wllama-like';
+import type { WllamaCacheEntry, WllamaCacheLike, WllamaCompletionChunk, WllamaCompletionParams, WllamaContextInfo, WllamaLike, WllamaLoadParams } from '../../src/engine/wllama/wllama-like';
 
 export interface FakeLoadScript {
   /** Download progress events to send, in bytes (default: one event at 100%). */

@@ -3,7 +3,7 @@
  * way IndexedDB fails when the origin's quota is used up (a `QuotaExceededError` with an
  * empty message, as Chromium gives it); reads go through. A fake at the storage port.
  */
-import type { ResponseStore } from '../../src/store/response-store';
+import type { ResponseStore } from '../../src/ports/response-store';
 
 export class FullDiskStore implements ResponseStore {
   full = false;

@@ -1,6 +1,6 @@
 /**
  * An in-memory `CacheStorage` for Node tests of the service worker's caching (Node has no
- * Cache API). Only what src/sw/offline-files.ts uses: open/keys/delete, and a cache's
+ * Cache API). Only what src/pwa/offline-files.ts uses: open/keys/delete, and a cache's
  * match/put/keys/delete by URL (no Vary, no query-ignoring options).
  */
 class MemoryCache {

@@ -1,5 +1,5 @@
 /** The scripted engine, keeping every request it was given (what the model was shown, with which parameters). */
-import type { GenerateRequest, Generation } from '../../src/engine/engine';
+import type { GenerateRequest, Generation } from '../../src/ports/engine';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 
 export class RecordingEngine extends ScriptedEngine {

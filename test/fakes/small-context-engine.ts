@@ -3,7 +3,7 @@
  * model under another id with a small context window, so a test can outgrow it in a few
  * turns (the server enforces a model's window from its `context_window`).
  */
-import type { ModelInfo } from '../../src/engine/engine';
+import type { ModelInfo } from '../../src/ports/engine';
 import { RecordingEngine } from './recording-engine';
 
 export const SMALL_MODEL_ID = 'test-scripted-small';

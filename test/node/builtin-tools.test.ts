@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
-import type { CodeInterpreterPort, ToolPorts, WebSearchPort } from '../../src/server/tool-ports';
+import type { CodeInterpreterPort, ToolPorts, WebSearchPort } from '../../src/ports/tool-ports';
 import { codeInterpreterEventTypes, THINK_PYTHON_ANSWER_EVENTS, WEB_SEARCH_CALL_EVENTS, webSearchEventTypes } from '../support/builtin-tool-events';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 

@@ -9,8 +9,8 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ResponseCompactionItem, ResponseInputItem } from 'openai/resources/responses/responses';
-import { SUMMARY_REQUEST } from '../../src/server/compaction';
-import { SUMMARY_NOTE } from '../../src/server/compaction-window';
+import { SUMMARY_REQUEST } from '../../src/server/request/compaction';
+import { SUMMARY_NOTE } from '../../src/server/request/compaction-window';
 import { SmallContextEngine, SMALL_MODEL_ID } from '../fakes/small-context-engine';
 import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
 import { validateCompactResource, validateItem } from '../support/openresponses-validator';

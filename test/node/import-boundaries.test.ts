@@ -1,38 +1,156 @@
 /**
- * The import directions ARCHITECTURE.md names, checked on the source: `engine/` knows
- * nothing of `server/` (the ports it implements live on its side), `protocol/` knows
- * nothing of engines or the server, and `ui/` reaches the runtime only over HTTP, with the
- * contracts from `protocol/`. Tests may cross (they build whole servers).
+ * The layout ARCHITECTURE.md draws, checked on the source (non-test files; tests may cross,
+ * they build whole servers):
+ * `ui → (HTTP) → sw → transport → server → ports ← engine | store | tools`.
+ * - `ports/` is the floor the server and its adapters meet on: it imports only contracts.
+ * - `server/` knows its adapters only through `ports/`; they never import `server/`.
+ * - Inside `server/`, stages by folder: routes answer HTTP and never import each other (their
+ *   helpers live in `routes/http/`), no domain module imports a route, `request/` never
+ *   imports `run/`, and both show stored items to the model through `model-view/`.
+ * - Each engine backend is a wing (`engine/<wing>/`) reached from outside only through its
+ *   `index.ts`; wings share `engine/`'s floor and never import each other.
+ * - `sw/` is the package's `/v1` edge; our app's own service worker is `pwa/`.
+ * - No two top-level folders import each other, directly or around a cycle.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+/** The package's public entries, as our app imports them (vite.config.ts and tsconfig.json aliases). */
+const ALIASES: Record<string, string> = {
+  'local-responses': 'package/index.ts',
+  'local-responses/sw': 'package/sw.ts',
+  'local-responses/python': 'package/python.ts',
+  'local-responses/cpu': 'package/cpu.ts',
+};
+const MAX_LINES = 450;
 
-/** Every non-test source file under `src/<folder>` with the src folders it imports from. */
-function importsOf(folder: string): Array<{ file: string; folders: string[] }> {
-  const out: Array<{ file: string; folders: string[] }> = [];
-  for (const entry of fs.readdirSync(path.join(SRC, folder), { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const text = fs.readFileSync(file, 'utf8');
-    const folders = [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']*)'/g)].map((m) => path.relative(SRC, path.resolve(path.dirname(file), m[1]!)).split(path.sep)[0]!);
-    out.push({ file: path.relative(SRC, file), folders });
+interface SourceFile {
+  /** Path relative to src/, with `/` separators. */
+  file: string;
+  lines: number;
+  /** Every src file it imports (static, type-only, re-export or dynamic), relative to src/. */
+  imports: string[];
+}
+
+function resolve(from: string, specifier: string): string | null {
+  if (ALIASES[specifier]) return ALIASES[specifier]!;
+  if (!specifier.startsWith('.')) return null; // a package
+  const bare = specifier.split('?')[0]!;
+  const base = path.resolve(path.dirname(path.join(SRC, from)), bare);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
+    if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return path.relative(SRC, candidate).split(path.sep).join('/');
+  }
+  throw new Error(`${from}: cannot resolve '${specifier}'`);
+}
+
+function sources(): SourceFile[] {
+  const out: SourceFile[] = [];
+  for (const entry of fs.readdirSync(SRC, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name) || entry.name.endsWith('.d.ts')) continue;
+    const file = path.relative(SRC, path.join(entry.parentPath, entry.name)).split(path.sep).join('/');
+    const text = fs.readFileSync(path.join(SRC, file), 'utf8');
+    // Code only: doc comments show imports (`@example`) that are not the file's own.
+    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const specifiers = [...code.matchAll(/(?:^|[^\w.])(?:from|import)\s*\(?\s*'([^']+)'/g)].map((m) => m[1]!);
+    const imports = specifiers.flatMap((s) => resolve(file, s) ?? []);
+    out.push({ file, lines: text.split('\n').length - (text.endsWith('\n') ? 1 : 0), imports });
   }
   return out;
 }
 
-const forbidden: Record<string, string[]> = {
-  engine: ['server', 'ui', 'store', 'runtime', 'tools'],
-  protocol: ['engine', 'server', 'ui', 'store', 'runtime', 'tools'],
-  ui: ['engine', 'server', 'store', 'runtime'],
-};
+const files = sources();
+const top = (file: string) => file.split('/')[0]!;
+/** `server/routes/http/x.ts` → `server/routes/http`; a file at a folder's root → that folder. */
+const folderOf = (file: string) => path.posix.dirname(file);
 
-for (const [folder, banned] of Object.entries(forbidden)) {
-  test(`${folder}/ imports nothing from ${banned.join(', ')}`, () => {
-    const crossings = importsOf(folder).flatMap(({ file, folders }) => folders.filter((f) => banned.includes(f)).map((f) => `${file} → ${f}/`));
-    expect(crossings).toEqual([]);
-  });
+function crossings(filter: (from: string, to: string) => boolean): string[] {
+  return files.flatMap(({ file, imports }) => imports.filter((to) => filter(file, to)).map((to) => `${file} → ${to}`));
 }
+
+describe('top-level folders', () => {
+  const forbidden: Record<string, string[]> = {
+    ports: ['engine', 'server', 'store', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui'],
+    protocol: ['engine', 'server', 'store', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui', 'ports'],
+    chat: ['engine', 'server', 'store', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui', 'ports'],
+    shared: ['protocol', 'chat', 'ports', 'engine', 'server', 'store', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui'],
+    server: ['engine', 'store', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui'],
+    engine: ['server', 'store', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui'],
+    store: ['server', 'engine', 'tools', 'runtime', 'client', 'transport', 'sw', 'pwa', 'package', 'ui'],
+    tools: ['server', 'engine', 'store', 'runtime', 'client', 'sw', 'pwa', 'package', 'ui'],
+    transport: ['server', 'engine', 'store', 'tools', 'runtime', 'client', 'sw', 'pwa', 'package', 'ui'],
+    sw: ['package', 'pwa', 'server', 'engine', 'store', 'tools', 'runtime', 'client', 'ui'],
+    ui: ['engine', 'server', 'store', 'runtime', 'tools', 'transport', 'sw', 'pwa'],
+  };
+  for (const [folder, banned] of Object.entries(forbidden)) {
+    test(`${folder}/ imports nothing from ${banned.join(', ')}`, () => {
+      expect(crossings((from, to) => top(from) === folder && banned.includes(top(to)))).toEqual([]);
+    });
+  }
+
+  test('no cycle between top-level folders', () => {
+    const edges = new Map<string, Set<string>>();
+    for (const { file, imports } of files)
+      for (const to of imports) if (top(file) !== top(to)) (edges.get(top(file)) ?? edges.set(top(file), new Set()).get(top(file))!).add(top(to));
+    const cycles: string[] = [];
+    const visit = (node: string, trail: string[]) => {
+      for (const next of edges.get(node) ?? []) {
+        if (trail.includes(next)) cycles.push([...trail.slice(trail.indexOf(next)), next].join(' → '));
+        else visit(next, [...trail, next]);
+      }
+    };
+    for (const node of edges.keys()) visit(node, [node]);
+    expect(cycles).toEqual([]);
+  });
+});
+
+describe('server/ by stage', () => {
+  const isRoute = (file: string) => folderOf(file) === 'server/routes';
+  const inRoutes = (file: string) => file.startsWith('server/routes/');
+  const stage = (file: string) => (file.startsWith('server/') ? file.split('/')[1]! : '');
+
+  test('has the stage folders and the server face', () => {
+    for (const file of ['responses-server.ts', 'server-state.ts', 'retention.ts', 'routes/create-response.ts', 'routes/http/read-json.ts', 'request/prepare-request.ts', 'run/response-run.ts', 'output/present.ts', 'model-view/to-conversation.ts'])
+      expect(fs.existsSync(path.join(SRC, 'server', file)), file).toBe(true);
+  });
+
+  test('no route imports another route, and route helpers import no route', () => {
+    expect(crossings((from, to) => inRoutes(from) && isRoute(to) && from !== to)).toEqual([]);
+  });
+
+  test('no domain module imports a route or a route helper', () => {
+    expect(crossings((from, to) => top(from) === 'server' && !inRoutes(from) && from !== 'server/responses-server.ts' && inRoutes(to))).toEqual([]);
+  });
+
+  test('request/ never imports run/ (run/ reads the plan it made); model-view/, output/ and sealing/ import no stage that uses them', () => {
+    const banned: Record<string, string[]> = { request: ['run'], 'model-view': ['request', 'run', 'output', 'routes'], output: ['request', 'run', 'routes', 'model-view'], sealing: ['request', 'run', 'output', 'routes', 'model-view'] };
+    expect(crossings((from, to) => (banned[stage(from)] ?? []).includes(stage(to)))).toEqual([]);
+  });
+});
+
+describe('engine/ wings', () => {
+  const wingOf = (file: string) => (file.startsWith('engine/') && file.split('/').length === 3 ? file.split('/')[1]! : null);
+
+  test('each wing has an index.ts face', () => {
+    for (const wing of ['webllm', 'wllama']) expect(fs.existsSync(path.join(SRC, 'engine', wing, 'index.ts')), wing).toBe(true);
+  });
+
+  test('a wing imports only itself and the shared floor; the floor imports no wing', () => {
+    expect(crossings((from, to) => top(from) === 'engine' && wingOf(to) !== null && wingOf(to) !== wingOf(from))).toEqual([]);
+  });
+
+  test('outside engine/, a wing is imported through its index.ts only', () => {
+    expect(crossings((from, to) => top(from) !== 'engine' && wingOf(to) !== null && !to.endsWith('/index.ts'))).toEqual([]);
+  });
+});
+
+test('pwa/ holds our app’s service worker; sw/ holds the package’s /v1 edge', () => {
+  expect(fs.existsSync(path.join(SRC, 'pwa/sw.ts'))).toBe(true);
+  expect(fs.existsSync(path.join(SRC, 'sw/local-responses-edge.ts'))).toBe(true);
+});
+
+test(`no source file over ${MAX_LINES} lines`, () => {
+  expect(files.filter((f) => f.lines > MAX_LINES).map((f) => `${f.file} (${f.lines})`)).toEqual([]);
+});

@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { chatFormats } from '../../src/chat/chat-formats';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { readSse } from '../../src/protocol/sse';
-import type { ModelManager } from '../../src/server/model-manager';
+import type { ModelManager } from '../../src/ports/model-manager';
 import { createResponsesServer } from '../../src/server/responses-server';
 import { openIdbStore } from '../../src/store/idb-store';
 import { sleep } from '../../src/shared/abort';

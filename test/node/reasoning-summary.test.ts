@@ -4,7 +4,7 @@
  * summary is the model's reasoning text; the raw `reasoning_text` content stays as it is.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { CONCISE_SUMMARY_CHARS } from '../../src/server/reasoning-summary';
+import { CONCISE_SUMMARY_CHARS } from '../../src/server/run/reasoning-summary';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 
 let local: LocalClient;

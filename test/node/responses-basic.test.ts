@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
+import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
 
 let local: LocalClient;
 beforeEach(async () => {

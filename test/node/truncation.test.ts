@@ -3,7 +3,7 @@
  * loses its oldest turns until it fits, as OpenAI does; `disabled` (the default) keeps the 400.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import type { GenerateRequest, Generation, ModelInfo } from '../../src/engine/engine';
+import type { GenerateRequest, Generation, ModelInfo } from '../../src/ports/engine';
 import { ScriptedEngine } from '../../src/engine/scripted-engine';
 import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
 

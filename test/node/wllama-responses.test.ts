@@ -7,8 +7,8 @@
 import { afterEach, expect, test } from 'vitest';
 import type { ResponseOutputText, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { FakeWllama, fakeLogprob } from '../fakes/fake-wllama';
-import { GGUF_CATALOG } from '../../src/engine/gguf-catalog';
-import { WllamaEngine } from '../../src/engine/wllama-engine';
+import { GGUF_CATALOG } from '../../src/engine/wllama/gguf-catalog';
+import { WllamaEngine } from '../../src/engine/wllama/engine';
 import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
 
 let local: LocalClient | undefined;

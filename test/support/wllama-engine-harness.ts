@@ -2,9 +2,9 @@
 import { expect, vi } from 'vitest';
 import type { Rendered } from '../../src/chat/chat-format';
 import { ApiError } from '../../src/shared/api-error';
-import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from '../../src/engine/engine';
-import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../../src/engine/gguf-catalog';
-import { WllamaEngine, type WllamaEngineOptions } from '../../src/engine/wllama-engine';
+import type { EngineDelta, GenerateRequest, Generation, LoadProgress } from '../../src/ports/engine';
+import { GGUF_CATALOG, GGUF_TEST_CATALOG } from '../../src/engine/wllama/gguf-catalog';
+import { WllamaEngine, type WllamaEngineOptions } from '../../src/engine/wllama/engine';
 import { FakeWllama } from '../fakes/fake-wllama';
 
 export const QWEN = 'Qwen2.5-0.5B-Instruct-Q4_K_M-GGUF';

@@ -8,11 +8,13 @@ import { ConversationItemsCreateRequest, type ConversationItemList } from '../..
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import { presentItem, type Includes } from '../include-filter';
-import { normalizeInput } from '../normalize-input';
+import { presentItem, type Includes } from '../output/include-filter';
+import { normalizeInput } from '../request/normalize-input';
 import type { ServerState } from '../server-state';
-import { conversationNotFound, conversationObject, readBody } from './conversations';
-import { itemIncludes, itemListQuery } from './list-query';
+import { conversationObject } from '../output/conversation-object';
+import { conversationNotFound } from '../request/conversation-history';
+import { readBody } from './http/read-json';
+import { itemIncludes, itemListQuery } from './http/list-query';
 
 function itemList(items: StoredItem[], hasMore: boolean, include: Includes): ConversationItemList {
   const data = items.map((item) => presentItem(item, include));

@@ -3,33 +3,14 @@
  * `DELETE` on `/v1/conversations/{id}`. Deleting a conversation deletes its items, never the
  * responses that added them (OpenAI's rule).
  */
-import { ConversationCreateRequest, ConversationUpdateRequest, type ConversationObject } from '../../protocol/conversation';
-import { validationError } from '../../protocol/validation-error';
-import { invalidRequest, notFound } from '../../shared/api-error';
-import { Codes } from '../../shared/error-codes';
+import { ConversationCreateRequest, ConversationUpdateRequest } from '../../protocol/conversation';
 import { newId } from '../../shared/ids';
-import type { StoredConversation } from '../../store/conversation-store';
-import { normalizeInput } from '../normalize-input';
+import type { StoredConversation } from '../../ports/conversation-store';
+import { conversationObject } from '../output/conversation-object';
+import { conversationNotFound } from '../request/conversation-history';
+import { normalizeInput } from '../request/normalize-input';
 import type { ServerState } from '../server-state';
-import { readJsonBody, readOptionalJsonBody } from './read-json';
-
-export function conversationNotFound(id: string, param: string | null = null) {
-  return notFound(`Conversation with id '${id}' not found.`, param, null);
-}
-
-export function conversationObject(conversation: StoredConversation): ConversationObject {
-  return { id: conversation.id, object: 'conversation', created_at: conversation.created_at, metadata: conversation.metadata };
-}
-
-/** A JSON object body parsed with `schema`, or OpenAI's 400. An empty body counts as `{}`. */
-export async function readBody<T>(request: Request, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, emptyOk: boolean): Promise<T> {
-  const sent = emptyOk ? await readOptionalJsonBody(request) : await readJsonBody(request);
-  const body = sent === undefined ? {} : sent;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw validationError(parsed.error, body);
-  return parsed.data;
-}
+import { readBody } from './http/read-json';
 
 export async function createConversation(state: ServerState, request: Request): Promise<Response> {
   const body = await readBody(request, ConversationCreateRequest, true);

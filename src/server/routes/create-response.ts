@@ -1,142 +1,17 @@
-/** `POST /v1/responses`: validate, assemble the conversation, start the run, answer in the requested mode. */
-import { parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
-import { invalidRequest } from '../../shared/api-error';
-import { newId } from '../../shared/ids';
-import type { StoredItem } from '../../protocol/output-items';
-import { isWebSearch } from '../builtin-functions';
-import { checkAllowedTools } from '../allowed-tools';
-import { checkToolOutputs } from '../chain-history';
-import { windowConversation } from '../compaction-window';
-import { readRequestContext } from '../request-context';
-import { initialResponse } from '../response-factory';
-import { ResponseRun } from '../response-run';
-import { buildRunPlan, type RunPlan } from '../run-plan';
-import { lookupModel, type ServedModel, type ServerState } from '../server-state';
-import { presentEvents, presentResponse } from '../include-filter';
-import { sseResponse } from '../sse-body';
-import { obfuscated } from '../obfuscation';
-import { sealEvents, sealResponse } from '../sealed-output';
-import { approvalRequests } from '../mcp-calls';
-import type { McpApproval } from '../mcp-servers';
-import { readJsonBody } from './read-json';
-import type { ConversationItem } from '../../chat/chat-format';
-import { truncateToFit } from '../truncate-conversation';
-import { autoCompact } from '../auto-compaction';
-import { pruneSoon } from './local-storage';
-import { Codes } from '../../shared/error-codes';
-
-/** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
-export interface PreparedRequest {
-  request: CreateResponseRequest;
-  model: ServedModel;
-  /** The new input as it is stored. */
-  input: StoredItem[];
-  plan: RunPlan;
-  /** The plan's first-round input in the model's tokens (`Engine.countTokens`). */
-  promptTokens: number;
-  /** The same before `truncation: "auto"` dropped any turns (what compaction decides on). */
-  untruncatedTokens: number;
-  /** History and new input as stored items, oldest first (what a compaction covers). */
-  window: StoredItem[];
-  /** Plans the run for another rendering of the conversation (after compaction). */
-  planFor(conversation: readonly ConversationItem[]): RunPlan;
-}
-
-/** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
-export async function prepareRequest(state: ServerState, httpRequest: Request): Promise<PreparedRequest> {
-  const request = parseCreateRequest(await readJsonBody(httpRequest));
-
-  const background = request.background ?? false;
-  const store = request.store ?? true;
-  if (background && !store)
-    throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
-  const model = lookupModel(state, request.model);
-  checkLogprobs(request, model);
-  checkToolChoice(request);
-  checkBuiltinTools(state, request);
-
-  const { conversationId, history, input } = await readRequestContext(state, request);
-  if (history.length === 0 && input.length === 0)
-    throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
-  checkToolOutputs(history, input);
-  const mcpApprovals = approvalsOf(request, history, input);
-  const window = [...history, ...input];
-  const conversation = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
-
-  // Plan (and render) once; reject an over-long input before anything is stored or streamed.
-  const containerId = containerFor(request, history);
-  const planFor = (items: readonly ConversationItem[]) =>
-    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, ...(conversationId !== null ? { conversationInput: input } : {}) });
-  let plan = planFor(conversation);
-  const untruncatedTokens = await model.engine.countTokens(model.info.id, plan.input);
-  let promptTokens = untruncatedTokens;
-  if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
-    const measure = (items: ConversationItem[]) => model.engine.countTokens(model.info.id, planFor(items).input);
-    plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
-    promptTokens = await model.engine.countTokens(model.info.id, plan.input);
-  }
-  return { request, model, input, window, planFor, plan, promptTokens, untruncatedTokens };
-}
-
-/** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
-function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void {
-  const top = request.top_logprobs ?? 0;
-  const max = model.engine.maxTopLogprobs ?? 20;
-  if (model.engine.reportsLogprobs && top > max)
-    throw invalidRequest(
-      `The model '${model.info.id}' reports at most ${max} top_logprobs per token (its ${model.engine.name} engine's limit); got ${top}. Ask for ${max} or fewer.`,
-      'top_logprobs',
-      Codes.logprobsUnsupported,
-    );
-  if (model.engine.reportsLogprobs) return;
-  const param = request.include?.includes('message.output_text.logprobs') ? 'include' : (request.top_logprobs ?? 0) > 0 ? 'top_logprobs' : null;
-  if (param === null) return;
-  throw invalidRequest(
-    `The model '${model.info.id}' cannot report log probabilities (its ${model.engine.name} engine does not give them to this runtime): remove '${param === 'include' ? 'message.output_text.logprobs' : 'top_logprobs'}' from the request, or choose another model.`,
-    param,
-    Codes.logprobsUnsupported,
-  );
-}
+/** `POST /v1/responses`: parse, prepare, start the run, answer in the requested mode (JSON, stream, background). */
+import { presentSnapshot, presentStream, type Presentation } from '../output/present';
+import { finalPlan, prepareRequest } from '../request/prepare-request';
+import type { ServerState } from '../server-state';
+import { startRun } from '../run/start-run';
+import { readJsonBody } from './http/read-json';
+import { sseResponse } from './http/sse-body';
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
-  const prepared = await prepareRequest(state, httpRequest);
-  const { request, model, input } = prepared;
-  const compacted = await autoCompact(state, prepared, httpRequest.signal);
-  const { plan, promptTokens } = compacted ?? prepared;
+  const prepared = await prepareRequest(state, await readJsonBody(httpRequest), httpRequest.signal);
+  const { plan } = await finalPlan(state, prepared, httpRequest.signal);
+  const { run, started } = await startRun(state, prepared, plan);
+  const { request } = prepared;
   const background = request.background ?? false;
-  const store = request.store ?? true;
-  if (promptTokens > model.info.context_window)
-    throw invalidRequest(
-      `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
-      'input',
-      Codes.contextLengthExceeded,
-    );
-
-  // The place in line is taken now, before any await: a request that has to wait is
-  // `queued` (and says so with response.queued) even when many arrive at once.
-  const place = model.queue.reserve();
-  const status = background || !place.first ? 'queued' : 'in_progress';
-  const initial = initialResponse(newId('resp'), request, status, state.now());
-  try {
-    if (store) await state.store.create(initial, input);
-  } catch (err) {
-    place.leave();
-    throw err;
-  }
-
-  const run = new ResponseRun(initial, plan, {
-    engine: model.engine,
-    place,
-    store: state.store,
-    tools: state.tools,
-    now: state.now,
-    flushMs: state.flushMs,
-  });
-  state.runs.set(run.id, run);
-  void run.done.finally(() => {
-    state.runs.delete(run.id);
-    pruneSoon(state);
-  });
 
   // A client that goes away stops a foreground response; a background one runs on.
   const disconnect = () => {
@@ -144,91 +19,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   };
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
-  const { include } = plan;
-  if (request.stream) {
-    const events = sealEvents(presentEvents(run.log.follow(-1), include), include, state.sealer);
-    return sseResponse(request.stream_options?.include_obfuscation ? obfuscated(events) : events, disconnect);
-  }
-  if (background) return Response.json(await sealResponse(presentResponse(run.snapshot(), include), include, state.sealer));
-  return Response.json(await sealResponse(presentResponse(await run.done, include), include, state.sealer));
-}
-
-function checkToolChoice(request: CreateResponseRequest): void {
-  const choice = request.tool_choice;
-  const names = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
-  if (choice === 'required' && (request.tools ?? []).length > 0) return;
-  if (choice === 'required' && names.size === 0)
-    throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
-  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
-  if (typeof choice === 'object' && !names.has(choice.name))
-    throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
-}
-
-/** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
-function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): void {
-  const tools = request.tools ?? [];
-  const builtinNames = new Set<string>();
-  tools.forEach((tool, i) => {
-    if (tool.type === 'code_interpreter') {
-      if (!state.tools.codeInterpreter)
-        throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, Codes.unsupportedTool);
-      builtinNames.add('python');
-    } else if (tool.type === 'mcp') {
-      if (!state.tools.mcp) throw invalidRequest('The mcp tool is not available in this runtime (its MCP client is turned off).', `tools[${i}].type`, Codes.unsupportedTool);
-      if (tools.findIndex((t) => t.type === 'mcp' && t.server_label === tool.server_label) !== i)
-        throw invalidRequest(`Duplicate server_label '${tool.server_label}': each MCP server needs its own label.`, `tools[${i}].server_label`, Codes.invalidValue);
-    } else if (isWebSearch(tool)) {
-      if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
-      ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
-    }
-  });
-  tools.forEach((tool, i) => {
-    if (tool.type === 'function' && builtinNames.has(tool.name))
-      throw invalidRequest(
-        `Function name '${tool.name}' is reserved by an enabled builtin tool; rename the function.`,
-        `tools[${i}].name`,
-        Codes.invalidValue,
-      );
-  });
-}
-
-/** Python state lives per conversation: reuse the chain's container, else the one named, else a new one. */
-function containerFor(request: CreateResponseRequest, history: StoredItem[]): string {
-  const previous = [...history].reverse().find((item) => item.type === 'code_interpreter_call');
-  if (previous?.type === 'code_interpreter_call') return previous.container_id;
-  const tool = (request.tools ?? []).find((t) => t.type === 'code_interpreter');
-  if (tool?.type === 'code_interpreter' && typeof tool.container === 'string') return tool.container;
-  return newId('cntr');
-}
-
-/**
- * Each `mcp_approval_response` must answer an `mcp_approval_request` of the chain, once,
- * for a server this request still names (its URL and credentials come with the request).
- */
-function approvalsOf(request: CreateResponseRequest, history: StoredItem[], input: StoredItem[]): McpApproval[] {
-  const requests = approvalRequests(history);
-  const answered = new Set(history.flatMap((i) => (i.type === 'mcp_approval_response' ? [i.approval_request_id] : [])));
-  const labels = new Set((request.tools ?? []).flatMap((t) => (t.type === 'mcp' ? [t.server_label] : [])));
-  const approvals: McpApproval[] = [];
-  input.forEach((item, i) => {
-    if (item.type !== 'mcp_approval_response') return;
-    const found = requests.get(item.approval_request_id);
-    if (!found)
-      throw invalidRequest(
-        `No MCP approval request found with id '${item.approval_request_id}'. Answer a request of the previous response, with previous_response_id set.`,
-        `input[${i}].approval_request_id`,
-        Codes.invalidValue,
-      );
-    if (answered.has(found.id))
-      throw invalidRequest(`The MCP approval request '${found.id}' was already answered.`, `input[${i}].approval_request_id`, Codes.invalidValue);
-    answered.add(found.id);
-    if (item.approve && !labels.has(found.server_label))
-      throw invalidRequest(
-        `The approved call goes to the MCP server '${found.server_label}', which is not in 'tools'. Send the same mcp tool (server_url, authorization) again with the approval.`,
-        'tools',
-        Codes.invalidValue,
-      );
-    approvals.push({ request: found, approve: item.approve });
-  });
-  return approvals;
+  const presentation: Presentation = { include: plan.include, sealer: state.sealer, obfuscate: request.stream_options?.include_obfuscation === true };
+  if (request.stream) return sseResponse(presentStream(run.log.follow(-1), presentation), disconnect);
+  return Response.json(await presentSnapshot(background ? started : await run.done, presentation));
 }

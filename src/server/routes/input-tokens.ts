@@ -5,10 +5,11 @@
  * what it would feed the model. `estimated` (our addition to OpenAI's shape) is true when the
  * engine has no tokenizer to count with and estimates instead (web-llm and wllama 3 expose none).
  */
+import { prepareRequest } from '../request/prepare-request';
 import type { ServerState } from '../server-state';
-import { prepareRequest } from './create-response';
+import { readJsonBody } from './http/read-json';
 
 export async function countInputTokens(state: ServerState, httpRequest: Request): Promise<Response> {
-  const { model, promptTokens } = await prepareRequest(state, httpRequest);
+  const { model, promptTokens } = await prepareRequest(state, await readJsonBody(httpRequest), httpRequest.signal);
   return Response.json({ object: 'response.input_tokens', input_tokens: promptTokens, estimated: !model.engine.exactTokenCounts });
 }

@@ -2,7 +2,7 @@
 import { invalidRequest, notFound } from '../../shared/api-error';
 import type { ServerState } from '../server-state';
 import { Codes } from '../../shared/error-codes';
-import { cursorPage, pageQuery } from './cursor-page';
+import { cursorPage, pageQuery } from './http/cursor-page';
 
 export async function listInputItems(state: ServerState, id: string, url: URL): Promise<Response> {
   const query = pageQuery(url);

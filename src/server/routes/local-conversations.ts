@@ -8,7 +8,7 @@
  */
 import type { LocalConversation } from '../../protocol/local-conversations';
 import type { ServerState } from '../server-state';
-import { cursorPage, pageQuery } from './cursor-page';
+import { cursorPage, pageQuery } from './http/cursor-page';
 
 export async function listLocalConversations(state: ServerState, url: URL): Promise<Response> {
   const query = pageQuery(url);

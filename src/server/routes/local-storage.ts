@@ -5,20 +5,20 @@
  *   can find them again;
  * - `GET /v1/local/storage` totals and the retention policy in force;
  * - `POST /v1/local/storage/prune` applies the policy now (it also runs at start and after
- *   responses finish, at most once a minute); a body `{"retention": {...}}` first puts that
+ *   responses finish, at most once a minute: retention.ts); a body `{"retention": {...}}` first puts that
  *   policy in force for the rest of this runtime's life, which is how the app's setting
  *   takes effect without a restart.
  * Shapes: protocol/local-storage.ts.
  */
 import { z } from 'zod';
-import { RetentionWire, type PruneRequest, type PruneResult, type StorageSummary, type StoredResponseList } from '../../protocol/local-storage';
+import { RetentionWire, type PruneRequest, type PruneResult, type StorageSummary } from '../../protocol/local-storage';
 import { validationError } from '../../protocol/validation-error';
-import { describeError, invalidRequest } from '../../shared/api-error';
-import { cursorPage, pageQuery } from './cursor-page';
-import { Codes } from '../../shared/error-codes';
-import { conversationsOf, unitsToPrune, type RetentionPolicy } from '../retention';
+import { cursorPage, pageQuery } from './http/cursor-page';
+import { conversationsOf, prune } from '../retention';
+import type { RetentionPolicy } from '../../protocol/runtime-options';
 import type { ServerState } from '../server-state';
-import { readBodyBytes, readJsonBody } from './read-json';
+import { readBodyBytes, readJsonBody } from './http/read-json';
+import { fileTotals } from '../files/file-retention';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
   const query = pageQuery(url);
@@ -34,6 +34,7 @@ export async function storageSummary(state: ServerState): Promise<Response> {
     responses: stored.length,
     conversations: conversations.length,
     bytes: stored.reduce((sum, s) => sum + s.bytes, 0),
+    ...(state.files ? await fileTotals(state.files) : {}),
     retention: retentionWire(state.retention),
   };
   return Response.json(body);
@@ -64,29 +65,4 @@ async function pruneRequest(request: Request): Promise<PruneRequest> {
   const parsed = pruneRequestSchema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, body);
   return parsed.data;
-}
-
-const PRUNE_EVERY_MS = 60_000;
-
-/** Applies retention in the background unless it ran within the last minute. */
-export function pruneSoon(state: ServerState): void {
-  if (Date.now() - state.retentionRanAt < PRUNE_EVERY_MS) return;
-  state.retentionRanAt = Date.now();
-  void prune(state).catch((err: unknown) => console.error(`Could not apply the retention policy: ${describeError(err)}`));
-}
-
-/** Deletes what the retention policy no longer keeps; never a running response. */
-export async function prune(state: ServerState): Promise<{ deleted: number; bytes_freed: number }> {
-  state.retentionRanAt = Date.now();
-  const stored = await state.store.listStored();
-  const units = unitsToPrune(stored, state.retention, state.now(), new Set(state.runs.keys()));
-  const victims = new Set(units.flatMap((unit) => unit.ids));
-  let bytes = 0;
-  for (const s of stored) {
-    if (!victims.has(s.id) || state.runs.has(s.id)) continue;
-    if (await state.store.delete(s.id)) bytes += s.bytes;
-  }
-  // A conversation goes with its responses (its items would otherwise outlive every response that made them).
-  for (const unit of units) if (unit.conversationId) await state.store.deleteConversation(unit.conversationId);
-  return { deleted: victims.size, bytes_freed: bytes };
 }

@@ -1,7 +1,7 @@
 // The real MCP client against a real MCP server (the SDK's server side) on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestMcpServer, type TestMcpServer } from '../../../test/fixtures/mcp-server';
-import type { McpServerTarget } from '../../server/tool-ports';
+import type { McpServerTarget } from '../../ports/tool-ports';
 import { createMcpClient } from './mcp-client';
 
 const appOrigin = 'http://app.test';

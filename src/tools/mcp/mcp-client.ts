@@ -13,7 +13,7 @@ import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/s
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { McpFailure, McpOutcome, McpPort, McpServerTarget, McpToolInfo, McpToolResult } from '../../server/tool-ports';
+import type { McpFailure, McpOutcome, McpPort, McpServerTarget, McpToolInfo, McpToolResult } from '../../ports/tool-ports';
 import { checkUrl, type UrlPolicy } from '../web/url-policy';
 import { toolOutputText } from './tool-output-text';
 

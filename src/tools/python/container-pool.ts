@@ -11,7 +11,7 @@
  * - With `warmSpare`, once Python has been used one interpreter is kept loading ahead, so
  *   the next new conversation does not wait the several seconds pyodide takes to start.
  */
-import type { CodeInterpreterPort, CodeRunResult } from '../../server/tool-ports';
+import type { CodeInterpreterPort, CodeRunResult } from '../../ports/tool-ports';
 
 export interface Interpreter {
   /** Runs code; `alive` is false when the interpreter is gone afterwards (state lost). */

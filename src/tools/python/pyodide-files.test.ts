@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { loadPyodideFiles, PYODIDE_FILES } from './pyodide-files';
+import { loadPyodideFiles } from './pyodide-files';
+import { PYODIDE_FILES } from '../../protocol/runtime-options';
 
 describe('pyodide files', () => {
   test('vite.config.ts serves exactly these files', () => {

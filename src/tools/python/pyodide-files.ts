@@ -1,18 +1,10 @@
 /**
  * The pyodide files the app serves under `/pyodide/` (copied from the npm package by
  * vite.config.ts) and the sandbox loads: the runtime, its WebAssembly, the standard
- * library and the package lock. Nothing else of the package is needed offline.
+ * library and the package lock. Nothing else of the package is needed offline. Which files
+ * and how an app says where they are: `PYODIDE_FILES`, `PyodideAssets` (protocol/runtime-options.ts).
  */
-export const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'] as const;
-
-export type PyodideFileName = (typeof PYODIDE_FILES)[number];
-
-/**
- * Where the files are: a folder holding all of them under their own names (the app's
- * `/pyodide/`, a CDN), or one absolute URL per file (a bundler gives each its own hashed
- * name; see the package's `local-responses/python` entry).
- */
-export type PyodideAssets = string | Readonly<Record<PyodideFileName, string>>;
+import { PYODIDE_FILES, type PyodideAssets, type PyodideFileName } from '../../protocol/runtime-options';
 
 /** The URL of one file. */
 export function pyodideFileUrl(assets: PyodideAssets, name: PyodideFileName): string {

@@ -1,6 +1,6 @@
 /**
  * The sandbox frame's only inline script. A `srcdoc` frame inherits the app's
- * Content-Security-Policy (see `sw/security-headers.ts`), which allows inline script by
+ * Content-Security-Policy (see `pwa/security-headers.ts`), which allows inline script by
  * hash only: so this text is a constant (a minifier must not rewrite it, hence a string,
  * not a function), and its hash is in the app's policy. It loads the frame's real code,
  * which the page posts with the hello, from a `blob:` URL of the frame's own opaque

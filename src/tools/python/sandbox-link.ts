@@ -22,7 +22,7 @@
  * the event loop, e.g. `while True: await asyncio.sleep(0)`, answers every ping. It ends
  * with its container (idle drop, eviction) — see src/tools/README.md.
  */
-import type { CodeRunResult } from '../../server/tool-ports';
+import type { CodeRunResult } from '../../ports/tool-ports';
 import type { Interpreter } from './container-pool';
 import { pythonWorkerSource } from './python-worker-main';
 import { fromFrameSchema } from './sandbox-message-schema';

@@ -3,7 +3,8 @@
  * pyodide interpreters running in the sandbox frame (see `sandbox-frame-inside.ts`).
  */
 import { ContainerPool } from './container-pool';
-import { loadPyodideFiles, type PyodideAssets } from './pyodide-files';
+import { loadPyodideFiles } from './pyodide-files';
+import type { PyodideAssets } from '../../protocol/runtime-options';
 import { SandboxLink } from './sandbox-link';
 
 export interface SandboxedPythonOptions {

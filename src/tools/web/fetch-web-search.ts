@@ -4,8 +4,9 @@
  * included (redirects are followed by hand); requests carry no credentials and no referrer. Failures throw errors whose message says what went
  * wrong in words the model can repeat to the user (offline, CORS, HTTP status, policy).
  */
-import type { SearchSource, WebPage, WebSearchPort } from '../../server/tool-ports';
-import { searchProvider, type SearchProviderConfig } from './search-providers';
+import type { SearchSource, WebPage, WebSearchPort } from '../../ports/tool-ports';
+import { searchProvider } from './search-providers';
+import type { SearchProviderConfig } from '../../protocol/runtime-options';
 import { checkUrl, type UrlPolicy } from './url-policy';
 import { wikipediaArticle, wikipediaArticleHtml } from './wikipedia-pages';
 

@@ -6,9 +6,9 @@
  * - SearXNG: `{base}/search?q=…&format=json`; the instance must enable the JSON format and
  *   send `Access-Control-Allow-Origin` (a self-hosted one usually is configured to).
  */
-import type { SearchSource } from '../../server/tool-ports';
+import type { SearchSource } from '../../ports/tool-ports';
+import type { SearchProviderConfig } from '../../protocol/runtime-options';
 
-export type SearchProviderConfig = { type: 'wikipedia'; lang?: string } | { type: 'searxng'; baseUrl: string };
 
 export interface SearchProvider {
   /** Shown in errors ("the search provider Wikipedia (en) …"). */

@@ -6,6 +6,7 @@ import { Dialog } from './dialog';
 import { InstallSection } from './install-section';
 import { McpServersSection } from './mcp-servers-section';
 import { StorageSection } from './storage-section';
+import { FilesSection } from './files-section';
 
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { settings: store } = useServices();
@@ -101,6 +102,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         </fieldset>
         <McpServersSection />
         <StorageSection />
+        {open && <FilesSection />}
         <InstallSection />
       </form>
     </Dialog>

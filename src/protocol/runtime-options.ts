@@ -1,0 +1,145 @@
+/**
+ * The runtime's public start options, in one place: what `startLocalRuntime` hands the
+ * runtime worker (`RuntimeStartOptions`, over the control API) and what the stored runtime
+ * options and the package's entries (`local-responses/cpu`, `local-responses/python`) are
+ * made of — the CPU engine, the builtin tools, retention. Plain data: it crosses from the
+ * page into the worker. The modules that act on an option import its type from here.
+ */
+
+/** What the CPU engine needs from the app: where its wasm is (`local-responses/cpu`). */
+export interface CpuEngineAssets {
+  /** URL of `wllama.wasm`; relative URLs resolve against the page. */
+  wasmUrl: string;
+}
+
+export interface RuntimeStartOptions {
+  /** Register the `test-scripted` model. */
+  testModels: boolean;
+  /** Also serve GGUF models on the CPU (wllama); its code loads only then. */
+  cpuEngine?: CpuEngineAssets;
+  /**
+   * Base URL of a mirror of web-llm's weights and model libraries (layout: see
+   * `AppConfigOptions.modelBase` in engine/webllm/catalog.ts); relative URLs resolve against
+   * the runtime's origin. Default: Hugging Face and web-llm's GitHub, as web-llm ships.
+   */
+  modelBase?: string;
+  /** Builtin tools: configuration and the Python sandbox port (transferred); see src/tools/page-tools.ts. */
+  tools?: RuntimeToolsOptions;
+  /**
+   * How long stored responses are kept; a limit left out keeps its default (90 days,
+   * 200 MB; src/server/retention.ts). `POST /v1/local/storage/prune` can change it later.
+   */
+  retention?: Partial<RetentionPolicy>;
+  /** The CPU engine: `threads` (default all cores, when cross-origin isolated; else 1). */
+  cpu?: CpuEngineOptions;
+  /** File search: the embedding model new vector stores use (default none: keyword search). */
+  fileSearch?: FileSearchOptions;
+}
+
+/** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */
+export interface FileSearchOptions {
+  /**
+   * The embedding model (an id `/v1/models` lists with `type: "embedding"`) that vector stores
+   * created from now on embed their chunks with, for hybrid (keyword + embedding) search. A
+   * store keeps the model it was made with. Absent: keyword search only, no model needed.
+   */
+  embeddingModel?: string;
+}
+
+/** The CPU engine's runtime option (`startLocalRuntime({ cpu })`, or the stored runtime options). */
+export interface CpuEngineOptions {
+  /** llama.cpp's threads; default all cores (`navigator.hardwareConcurrency`). Only with cross-origin isolation. */
+  threads?: number;
+}
+
+/** How long the runtime keeps stored responses (server/retention.ts applies it). */
+export interface RetentionPolicy {
+  /** Conversations whose last response is older than this many days go; null: no age limit. */
+  maxAgeDays: number | null;
+  /** Oldest conversations go until the total is at most this many bytes; null: no size limit. */
+  maxBytes: number | null;
+}
+
+// 200 MB as the app counts (1000-based, like its model sizes), so the app's default setting
+// is this exact policy and its storage view shows the budget as a round number.
+export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeDays: 90, maxBytes: 200_000_000 };
+
+/** The pyodide files the code interpreter loads (the app serves them under `/pyodide/`). */
+export const PYODIDE_FILES = ['pyodide.mjs', 'pyodide.asm.mjs', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-lock.json'] as const;
+
+export type PyodideFileName = (typeof PYODIDE_FILES)[number];
+
+/**
+ * Where the files are: a folder holding all of them under their own names (the app's
+ * `/pyodide/`, a CDN), or one absolute URL per file (a bundler gives each its own hashed
+ * name; see the package's `local-responses/python` entry).
+ */
+export type PyodideAssets = string | Readonly<Record<PyodideFileName, string>>;
+
+
+export type SearchProviderConfig = { type: 'wikipedia'; lang?: string } | { type: 'searxng'; baseUrl: string };
+
+export interface PythonToolConfig {
+  /**
+   * pyodide's files: a folder URL holding them under their own names (the app serves
+   * `/pyodide/`), or one URL per file — `pyodideAssets` of the package's
+   * `local-responses/python` entry, which a bundler copies. Without it there is no code
+   * interpreter: Python is opt-in, so an app that does not ask for it ships no pyodide.
+   */
+  assets?: PyodideAssets;
+  /** Per call, ms. Default 30 000. */
+  timeLimitMs?: number;
+  /** A conversation's Python state is dropped after this long unused, ms. Default 20 minutes. */
+  idleMs?: number;
+  /** Live interpreters at most (each is tens of MB). Default 4. */
+  maxContainers?: number;
+  /** Keep one interpreter started ahead once Python has been used. Default true. */
+  warmSpare?: boolean;
+  /**
+   * Package index for imports beyond the standard library, e.g.
+   * `https://cdn.jsdelivr.net/pyodide/v314.0.7/full/`: packages load on import when
+   * online, and the sandbox may then connect to that origin (only). Default: none.
+   */
+  packageBaseUrl?: string;
+}
+
+export interface WebSearchToolConfig {
+  /** Default Wikipedia (English). */
+  provider?: SearchProviderConfig;
+  /** Allow localhost and private-network addresses (a self-hosted SearXNG, tests). */
+  allowPrivateNetwork?: boolean;
+  /** Private hosts (`host` or `host:port`) allowed one by one. */
+  allowHosts?: string[];
+  /** Budget of an opened page, in tokens (~4 characters each). Default 3000. */
+  pageTokens?: number;
+  /** Results per search. Default 5. */
+  maxResults?: number;
+}
+
+export interface McpToolConfig {
+  /**
+   * MCP servers on this machine or a private network that the user allowed (`host` or
+   * `host:port`, e.g. `localhost:3000`); public servers need no entry.
+   */
+  allowHosts?: string[];
+  /** Allow every localhost / private-network MCP server (tests). Default false. */
+  allowPrivateNetwork?: boolean;
+  /** A tool's output is cut to this many characters. Default 20 000. */
+  maxOutputChars?: number;
+  /** Per list or call, ms. Default 60 000. */
+  timeoutMs?: number;
+}
+
+export interface ToolsConfig {
+  /** `false`: no code interpreter in this runtime. */
+  python?: PythonToolConfig | false;
+  /** `false`: no web search in this runtime. */
+  webSearch?: WebSearchToolConfig | false;
+  /** `false`: requests with `mcp` tools are refused. */
+  mcp?: McpToolConfig | false;
+}
+
+/** What the runtime worker receives: the config and the port to the Python sandbox frame. */
+export interface RuntimeToolsOptions extends ToolsConfig {
+  pythonPort?: MessagePort;
+}

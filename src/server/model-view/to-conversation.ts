@@ -1,0 +1,55 @@
+/**
+ * What the model sees of stored items: each item flattened to text for the chat format, in
+ * order — builtin and MCP calls as the function calls the model made and the output it was
+ * shown. One home for every stage that shows items to a model: a request's history, the
+ * next round of a run, compaction.
+ */
+import type { ConversationItem } from '../../chat/chat-format';
+import type { StoredItem } from '../../protocol/output-items';
+import { builtinCallAsConversation } from './builtin-call-view';
+import { approvalAsConversation, approvalRequests, mcpCallAsConversation } from './mcp-call-view';
+
+function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {
+  return parts
+    .filter((p) => typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('\n');
+}
+
+/** Stored items as the chat format reads them (images are left out: our models read text). */
+export function toConversation(items: StoredItem[]): ConversationItem[] {
+  const requests = approvalRequests(items);
+  return items.flatMap((item): ConversationItem | ConversationItem[] => {
+    switch (item.type) {
+      case 'message':
+        return {
+          type: 'message',
+          role: item.role,
+          text: item.content.map((c) => (c.type === 'refusal' ? c.refusal : 'text' in c ? c.text : '')).filter(Boolean).join('\n'),
+        };
+      case 'function_call':
+        return { type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments };
+      case 'function_call_output':
+        return { type: 'function_call_output', call_id: item.call_id, output: typeof item.output === 'string' ? item.output : partsText(item.output) };
+      case 'reasoning':
+        return { type: 'reasoning', text: item.content.length ? partsText(item.content) : partsText(item.summary) };
+      // Builtin calls replay as the function call the model made and the result it was shown.
+      case 'code_interpreter_call':
+      case 'web_search_call':
+      case 'file_search_call':
+        return builtinCallAsConversation(item);
+      case 'mcp_call':
+        return mcpCallAsConversation(item);
+      case 'mcp_approval_response':
+        return approvalAsConversation(requests.get(item.approval_request_id), item.approve, item.reason);
+      // A tool list is told to the model as its tools; a request waits for its answer (above).
+      case 'mcp_list_tools':
+      case 'mcp_approval_request':
+        return [];
+      // Shown as its summary, in its place, by compaction-window.ts.
+      case 'compaction':
+        return [];
+    }
+  });
+}
+

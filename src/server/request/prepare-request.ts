@@ -1,0 +1,217 @@
+/**
+ * Everything `POST /v1/responses` decides before a response exists, from the parsed body:
+ * validation beyond the schema (modes, model, logprobs, tool choice, builtin tools, tool
+ * outputs, MCP approvals), the context (chain or conversation), and the run plan rendered
+ * once — over-long input is refused here, before anything is stored or streamed.
+ * `POST /v1/responses/input_tokens` stops after this step; create goes on to run.
+ */
+import { parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
+import { invalidRequest, notFound } from '../../shared/api-error';
+import { newId } from '../../shared/ids';
+import type { StoredItem } from '../../protocol/output-items';
+import type { ConversationItem } from '../../chat/chat-format';
+import { Codes } from '../../shared/error-codes';
+import { isWebSearch } from '../model-view/builtin-functions';
+import { approvalRequests } from '../model-view/mcp-call-view';
+import { lookupModel, type ServedModel, type ServerState } from '../server-state';
+import { checkAllowedTools } from './allowed-tools';
+import { autoCompact } from './auto-compaction';
+import { checkToolOutputs } from './chain-history';
+import { windowConversation } from './compaction-window';
+import type { McpApproval } from './mcp-servers';
+import { readRequestContext } from './request-context';
+import { buildRunPlan, type RunPlan } from './run-plan';
+import { truncateToFit } from './truncate-conversation';
+import { carriesFiles, withFileTexts } from './input-files';
+
+/** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
+export interface PreparedRequest {
+  request: CreateResponseRequest;
+  model: ServedModel;
+  /** The new input as it is stored. */
+  input: StoredItem[];
+  plan: RunPlan;
+  /** The plan's first-round input in the model's tokens (`Engine.countTokens`). */
+  promptTokens: number;
+  /** The same before `truncation: "auto"` dropped any turns (what compaction decides on). */
+  untruncatedTokens: number;
+  /** History and new input as stored items, oldest first (what a compaction covers). */
+  window: StoredItem[];
+  /** Plans the run for another rendering of the conversation (after compaction). */
+  planFor(conversation: readonly ConversationItem[]): RunPlan;
+}
+
+/** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
+export async function prepareRequest(state: ServerState, body: unknown, signal: AbortSignal = new AbortController().signal): Promise<PreparedRequest> {
+  const request = parseCreateRequest(body);
+
+  const background = request.background ?? false;
+  const store = request.store ?? true;
+  if (background && !store)
+    throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
+  const model = lookupModel(state, request.model);
+  checkLogprobs(request, model);
+  checkToolChoice(request);
+  checkBuiltinTools(state, request);
+  await checkVectorStores(state, request);
+
+  const { conversationId, history, input } = await readRequestContext(state, request);
+  if (history.length === 0 && input.length === 0)
+    throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
+  checkToolOutputs(history, input);
+  const mcpApprovals = approvalsOf(request, history, input);
+  const window = [...history, ...input];
+  // Files in messages are shown as their text (the stored items keep the parts as sent).
+  const shown = await withFileTexts(state.files, window, input.length, signal);
+  const conversation = await windowConversation(shown, (item) => state.compactions.open(item.encrypted_content, 'input'));
+
+  // Plan (and render) once; reject an over-long input before anything is stored or streamed.
+  const containerId = containerFor(request, history);
+  const planFor = (items: readonly ConversationItem[]) =>
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, contextWindow: model.info.context_window, ...(conversationId !== null ? { conversationInput: input } : {}) });
+  let plan = planFor(conversation);
+  const untruncatedTokens = await model.engine.countTokens(model.info.id, plan.input);
+  let promptTokens = untruncatedTokens;
+  if (request.truncation === 'auto' && promptTokens > model.info.context_window) {
+    const measure = (items: ConversationItem[]) => model.engine.countTokens(model.info.id, planFor(items).input);
+    plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
+    promptTokens = await model.engine.countTokens(model.info.id, plan.input);
+  }
+  return { request, model, input, window, planFor, plan, promptTokens, untruncatedTokens };
+}
+
+/** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
+function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void {
+  const top = request.top_logprobs ?? 0;
+  const max = model.engine.maxTopLogprobs ?? 20;
+  if (model.engine.reportsLogprobs && top > max)
+    throw invalidRequest(
+      `The model '${model.info.id}' reports at most ${max} top_logprobs per token (its ${model.engine.name} engine's limit); got ${top}. Ask for ${max} or fewer.`,
+      'top_logprobs',
+      Codes.logprobsUnsupported,
+    );
+  if (model.engine.reportsLogprobs) return;
+  const param = request.include?.includes('message.output_text.logprobs') ? 'include' : (request.top_logprobs ?? 0) > 0 ? 'top_logprobs' : null;
+  if (param === null) return;
+  throw invalidRequest(
+    `The model '${model.info.id}' cannot report log probabilities (its ${model.engine.name} engine does not give them to this runtime): remove '${param === 'include' ? 'message.output_text.logprobs' : 'top_logprobs'}' from the request, or choose another model.`,
+    param,
+    Codes.logprobsUnsupported,
+  );
+}
+
+/**
+ * The plan a create runs: compacted first when `context_management` asks for it (the model
+ * writes the summary, holding its engine), then refused if it still does not fit.
+ */
+export async function finalPlan(state: ServerState, prepared: PreparedRequest, signal: AbortSignal): Promise<{ plan: RunPlan; promptTokens: number }> {
+  const { model } = prepared;
+  const { plan, promptTokens } = (await autoCompact(state, prepared, signal)) ?? prepared;
+  if (promptTokens > model.info.context_window && carriesFiles(prepared.window))
+    throw invalidRequest(
+      `The files in the input are too long for the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Add them to a vector store (POST /v1/vector_stores) and give the model the file_search tool instead: it reads only the passages it needs.`,
+      'input',
+      Codes.contextLengthExceeded,
+    );
+  if (promptTokens > model.info.context_window)
+    throw invalidRequest(
+      `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
+      'input',
+      Codes.contextLengthExceeded,
+    );
+  return { plan, promptTokens };
+}
+
+function checkToolChoice(request: CreateResponseRequest): void {
+  const choice = request.tool_choice;
+  const names = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
+  if (choice === 'required' && (request.tools ?? []).length > 0) return;
+  if (choice === 'required' && names.size === 0)
+    throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
+  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
+  if (typeof choice === 'object' && !names.has(choice.name))
+    throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
+}
+
+/** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
+function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): void {
+  const tools = request.tools ?? [];
+  const builtinNames = new Set<string>();
+  tools.forEach((tool, i) => {
+    if (tool.type === 'code_interpreter') {
+      if (!state.tools.codeInterpreter)
+        throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, Codes.unsupportedTool);
+      builtinNames.add('python');
+    } else if (tool.type === 'mcp') {
+      if (!state.tools.mcp) throw invalidRequest('The mcp tool is not available in this runtime (its MCP client is turned off).', `tools[${i}].type`, Codes.unsupportedTool);
+      if (tools.findIndex((t) => t.type === 'mcp' && t.server_label === tool.server_label) !== i)
+        throw invalidRequest(`Duplicate server_label '${tool.server_label}': each MCP server needs its own label.`, `tools[${i}].server_label`, Codes.invalidValue);
+    } else if (isWebSearch(tool)) {
+      if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
+      ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
+    } else if (tool.type === 'file_search') {
+      if (!state.files) throw invalidRequest('The file_search tool is not available in this runtime (it has no file store).', `tools[${i}].type`, Codes.unsupportedTool);
+      if (tools.findIndex((t) => t.type === 'file_search') !== i) throw invalidRequest('Only one file_search tool may be given; list every vector store in its vector_store_ids.', `tools[${i}]`, Codes.invalidValue);
+      builtinNames.add('file_search');
+    }
+  });
+  tools.forEach((tool, i) => {
+    if (tool.type === 'function' && builtinNames.has(tool.name))
+      throw invalidRequest(
+        `Function name '${tool.name}' is reserved by an enabled builtin tool; rename the function.`,
+        `tools[${i}].name`,
+        Codes.invalidValue,
+      );
+  });
+}
+
+/** Python state lives per conversation: reuse the chain's container, else the one named, else a new one. */
+function containerFor(request: CreateResponseRequest, history: StoredItem[]): string {
+  const previous = [...history].reverse().find((item) => item.type === 'code_interpreter_call');
+  if (previous?.type === 'code_interpreter_call') return previous.container_id;
+  const tool = (request.tools ?? []).find((t) => t.type === 'code_interpreter');
+  if (tool?.type === 'code_interpreter' && typeof tool.container === 'string') return tool.container;
+  return newId('cntr');
+}
+
+/**
+ * Each `mcp_approval_response` must answer an `mcp_approval_request` of the chain, once,
+ * for a server this request still names (its URL and credentials come with the request).
+ */
+function approvalsOf(request: CreateResponseRequest, history: StoredItem[], input: StoredItem[]): McpApproval[] {
+  const requests = approvalRequests(history);
+  const answered = new Set(history.flatMap((i) => (i.type === 'mcp_approval_response' ? [i.approval_request_id] : [])));
+  const labels = new Set((request.tools ?? []).flatMap((t) => (t.type === 'mcp' ? [t.server_label] : [])));
+  const approvals: McpApproval[] = [];
+  input.forEach((item, i) => {
+    if (item.type !== 'mcp_approval_response') return;
+    const found = requests.get(item.approval_request_id);
+    if (!found)
+      throw invalidRequest(
+        `No MCP approval request found with id '${item.approval_request_id}'. Answer a request of the previous response, with previous_response_id set.`,
+        `input[${i}].approval_request_id`,
+        Codes.invalidValue,
+      );
+    if (answered.has(found.id))
+      throw invalidRequest(`The MCP approval request '${found.id}' was already answered.`, `input[${i}].approval_request_id`, Codes.invalidValue);
+    answered.add(found.id);
+    if (item.approve && !labels.has(found.server_label))
+      throw invalidRequest(
+        `The approved call goes to the MCP server '${found.server_label}', which is not in 'tools'. Send the same mcp tool (server_url, authorization) again with the approval.`,
+        'tools',
+        Codes.invalidValue,
+      );
+    approvals.push({ request: found, approve: item.approve });
+  });
+  return approvals;
+}
+
+/** Every vector store a `file_search` tool names must exist: a 404 naming the first that does not. */
+async function checkVectorStores(state: ServerState, request: CreateResponseRequest): Promise<void> {
+  const at = (request.tools ?? []).findIndex((t) => t.type === 'file_search');
+  const tool = request.tools?.[at];
+  if (!tool || tool.type !== 'file_search' || !state.files) return;
+  for (const [j, id] of tool.vector_store_ids.entries())
+    if (!(await state.files.store.getVectorStore(id)))
+      throw notFound(`Vector store with id '${id}' not found.`, `tools[${at}].vector_store_ids[${j}]`, Codes.vectorStoreNotFound);
+}

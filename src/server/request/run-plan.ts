@@ -1,0 +1,179 @@
+/**
+ * What a response run does, decided once from the validated request: the tools the model is
+ * told about and which of them are builtins the runtime runs, how a conversation is rendered
+ * for the model, the generation parameters every round sends, and the limits of the turn
+ * loop. The run reads the plan; it never looks at the request again, so no round can derive
+ * something differently from another (or from the context-window check).
+ */
+import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } from '../../chat/chat-format';
+import { thinkingFromEffort } from '../../chat/thinking-from-effort';
+import type { GenerateRequest } from '../../ports/engine';
+import type { CreateResponseRequest, FileSearchTool, ReasoningSummary } from '../../protocol/create-request';
+import type { Compaction, StoredItem } from '../../protocol/output-items';
+import { BUILTIN_BY_NAME, modelTools } from '../model-view/builtin-functions';
+import type { Includes } from '../output/include-filter';
+import { toolsInPlay } from './allowed-tools';
+import { withVerbosity } from './verbosity';
+import { listedEarlier, mcpServersOf, mcpToolSpec, type McpApproval, type McpServerPlan, type McpToolEntry } from './mcp-servers';
+import type { McpToolInfo } from '../../ports/tool-ports';
+
+/** What every model call of the run sends besides the input, the output budget and the signal. */
+export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;
+
+export interface RunPlan {
+  model: string;
+  /** Tools described to the model (none when `tool_choice` is `none`). */
+  tools: readonly ToolSpec[];
+  /** A parser for one round's raw output: the model's chat format, reading calls of the tools described to it. */
+  createParser(): StreamParser;
+  /** Model-side names of the builtin tools the runtime runs itself (a client function of the same name is the client's). */
+  builtinNames: ReadonlySet<string>;
+  /** The conversation the first round shows the model. */
+  conversation: readonly ConversationItem[];
+  /** That conversation rendered: the first round's input, and what the context-window check counts. */
+  input: Rendered;
+  /** Renders a later round's conversation the same way (instructions, tools, thinking). */
+  render(conversation: readonly ConversationItem[]): Rendered;
+  generation: GenerationParams;
+  /** `max_output_tokens`: output tokens allowed over all rounds. */
+  maxOutputTokens?: number;
+  /** `max_tool_calls`: builtin calls allowed before the run ends. */
+  maxToolCalls?: number;
+  /** Model ⇄ builtin tool rounds allowed before the run ends `incomplete`. */
+  maxToolRounds: number;
+  /** `parallel_tool_calls: false`: the first complete call ends the model's turn. */
+  singleCall: boolean;
+  /** Where this conversation's Python state lives. */
+  containerId: string;
+  /** `reasoning.summary` (or its old name `generate_summary`); absent = no summaries. */
+  reasoningSummary?: ReasoningSummary;
+  /** What the client asked to see (`include`). */
+  include: Includes;
+  /** Persist the response (`store !== false`). */
+  persist: boolean;
+  /** Keep an event log in storage (streamed or background responses). */
+  logEvents: boolean;
+  /** MCP servers to list at the start of the run: those the chain has not listed yet. */
+  mcpToList: readonly McpServerPlan[];
+  /** Model-side function name → the MCP server tool it calls. */
+  mcpTools: ReadonlyMap<string, McpToolEntry>;
+  /** Answers to approval requests in this request's input; approved calls run before the first round. */
+  mcpApprovals: readonly McpApproval[];
+  /** This plan with a server's freshly listed tools described to the model too (first round re-rendered). */
+  withMcpTools(server: McpServerPlan, tools: readonly McpToolInfo[]): RunPlan;
+  /**
+   * The request's input as stored, when the response belongs to a conversation and is
+   * stored: it and the output are appended to the conversation when the run ends.
+   */
+  conversationInput: readonly StoredItem[] | null;
+  /** A compaction made for this response (auto-compaction.ts): its first output item, and what writing it cost. */
+  compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number } };
+  /** The `file_search` tool the model may call this turn (its stores, limits, filters), if any. */
+  fileSearch: FileSearchTool | null;
+  /** The model's context window, in tokens (retrieved passages are packed into what is left of it); 0 when unknown. */
+  contextWindow: number;
+}
+
+export interface RunPlanSource {
+  request: CreateResponseRequest;
+  format: ChatFormat;
+  /** The chain's history and the new input, as the model sees them. */
+  conversation: readonly ConversationItem[];
+  containerId: string;
+  maxToolRounds: number;
+  /** The chain's stored items: MCP tool lists found there are reused. */
+  history?: readonly StoredItem[];
+  /** Approval answers of this request's input, each with the request it answers. */
+  mcpApprovals?: readonly McpApproval[];
+  /** The stored input, for a response in a conversation. */
+  conversationInput?: readonly StoredItem[];
+  /** The model's context window (tokens). */
+  contextWindow?: number;
+}
+
+/** The plan for `request`: call once per request, after validation. Renders the first round. */
+export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [], conversationInput, contextWindow = 0 }: RunPlanSource): RunPlan {
+  const toolsOn = request.tool_choice !== 'none';
+  const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
+  const enableThinking = thinkingFromEffort(request.reasoning?.effort);
+  const choice = request.tool_choice ?? 'auto';
+  const generation: GenerationParams = {
+    ...(enableThinking !== undefined ? { enableThinking } : {}),
+    ...(request.temperature != null ? { temperature: request.temperature } : {}),
+    ...(request.top_p != null ? { topP: request.top_p } : {}),
+    ...toolChoiceOf(choice),
+    ...jsonConstraint(request),
+    // Asked of the engine only when they are returned: `top_logprobs` alone changes nothing a client sees.
+    ...(request.include?.includes('message.output_text.logprobs') ? { topLogprobs: request.top_logprobs ?? 0 } : {}),
+  };
+  const background = request.background ?? false;
+  const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
+  const servers = mcpServersOf(request.tools ?? []);
+  // A server listed earlier in the chain is not asked again; its tools pass today's allowed_tools.
+  const reused: McpToolEntry[] = [];
+  const toList: McpServerPlan[] = [];
+  for (const server of servers) {
+    const earlier = listedEarlier(history, server.target.label);
+    if (earlier) reused.push(...earlier.filter((t) => server.allowed(t)).map((tool) => ({ server, tool })));
+    else toList.push(server);
+  }
+
+  const assemble = (mcpEntries: readonly McpToolEntry[], mcpToList: readonly McpServerPlan[]): RunPlan => {
+    const mcpTools = new Map(mcpEntries.map((e) => [mcpToolSpec(e).name, e] as const));
+    const tools = toolsOn ? [...modelTools(toolsInPlay(request)), ...mcpEntries.map(mcpToolSpec)] : [];
+    const render = (items: readonly ConversationItem[]): Rendered =>
+      format.render({
+        instructions: withVerbosity(request.instructions, request.text?.verbosity),
+        items: [...items],
+        tools,
+        ...(enableThinking !== undefined ? { enableThinking } : {}),
+      });
+    const toolNames = new Set(tools.map((t) => t.name));
+    const isBuiltin = (name: string) => (BUILTIN_BY_NAME.has(name) || mcpTools.has(name)) && !clientFunctions.has(name);
+    return {
+      model: request.model,
+      tools,
+      createParser: () => format.createParser({ toolNames }),
+      builtinNames: new Set(tools.map((t) => t.name).filter(isBuiltin)),
+      conversation,
+      input: render(conversation),
+      render,
+      generation,
+      ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
+      ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
+      maxToolRounds,
+      singleCall: request.parallel_tool_calls === false,
+      containerId,
+      ...(reasoningSummary ? { reasoningSummary } : {}),
+      include: new Set(request.include ?? []),
+      persist: request.store ?? true,
+      logEvents: (request.stream ?? false) || background,
+      conversationInput: conversationInput && (request.store ?? true) ? conversationInput : null,
+      mcpToList,
+      mcpTools,
+      mcpApprovals,
+      fileSearch: toolsOn ? (toolsInPlay(request).find((t): t is FileSearchTool => t.type === 'file_search') ?? null) : null,
+      contextWindow,
+      withMcpTools: (server, listed) =>
+        assemble(
+          [...mcpEntries, ...listed.map((tool) => ({ server, tool }))],
+          mcpToList.filter((s) => s !== server),
+        ),
+    };
+  };
+  return assemble(reused, toList);
+}
+
+function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>): Pick<GenerateRequest, 'toolChoice'> {
+  if (choice === 'required') return { toolChoice: 'required' };
+  if (typeof choice !== 'object') return {};
+  if (choice.type === 'function') return { toolChoice: { name: choice.name } };
+  return choice.mode === 'required' ? { toolChoice: 'required' } : {};
+}
+
+function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {
+  const format = request.text?.format;
+  if (format?.type === 'json_schema') return { jsonSchema: format.schema };
+  if (format?.type === 'json_object') return { jsonSchema: {} };
+  return {};
+}

@@ -1,0 +1,380 @@
+/**
+ * The lifecycle of one response: wait for the engine, generate, parse, emit events, and end
+ * in exactly one terminal state that is persisted — never left `in_progress`.
+ *
+ * Stopping is one path: the run's AbortController, aborted with a StopReason (cancel,
+ * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
+ * shutdown → `failed` (interrupted); delete → nothing more is written.
+ */
+import type { ConversationItem } from '../../chat/chat-format';
+import type { Engine } from '../../ports/engine';
+import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../../protocol/response-object';
+import { terminalEventType, UNLOGGED_EVENTS_MAX, type StreamEvent, type UnsequencedEvent } from '../../protocol/stream-events';
+import type { ResponseStore } from '../../ports/response-store';
+import type { StoredItem } from '../../protocol/output-items';
+import { describeError, toApiErrorData } from '../../shared/api-error';
+import type { QueuePlace } from './engine-queue';
+import { LiveLog } from './live-log';
+import { OutputBuilder } from './output-builder';
+import { modelRound, type RoundContext } from './model-round';
+import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
+import { beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
+import type { McpToolEntry } from '../request/mcp-servers';
+import { approvalAsConversation, mcpFunctionName } from '../model-view/mcp-call-view';
+import { citationsFor } from './citations';
+import { toConversation } from '../model-view/to-conversation';
+import type { ToolPorts } from '../../ports/tool-ports';
+import type { RunPlan } from '../request/run-plan';
+import { Codes } from '../../shared/error-codes';
+import { stopReasonOf, Stopped, type StopReason } from '../../shared/abort';
+import type { FilesState } from '../files/files-state';
+import { CitationMarkers } from './citation-markers';
+import { beginFileSearchCall, runFileSearchCall, SourceList, type PendingFileSearchCall } from './file-search-calls';
+
+export type { StopReason };
+
+/** What a run works with besides its plan: the engine and its place in line, storage, tools, the clock. */
+export interface RunPorts {
+  engine: Engine;
+  /** This response's place in its engine's line, taken when its status was decided. */
+  place: QueuePlace;
+  store: ResponseStore;
+  /** Builtin tool implementations. */
+  tools: ToolPorts;
+  /** Unix seconds. */
+  now: () => number;
+  /** How often buffered events are flushed to storage while generating. */
+  flushMs: number;
+  /** Vector stores and their search, for `file_search` calls. */
+  files?: FilesState;
+}
+
+export class ResponseRun {
+  readonly log = new LiveLog();
+  readonly done: Promise<ResponseObject>;
+  private readonly controller = new AbortController();
+  private builder: OutputBuilder;
+  /** Builtin calls the model wrote in the current round, run when the round ends. */
+  private pending: Array<PendingBuiltinCall | PendingMcpCall | PendingFileSearchCall> = [];
+  /** Passages file searches showed the model, numbered: a `[n]` in its answer cites source n's file. */
+  private readonly sources = new SourceList();
+  /** Pages the tools showed the model, cited in its answer. */
+  private pages: Array<{ url: string; title: string; opened?: boolean }> = [];
+  private response: ResponseObject;
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  /** Where the response is persisted; null when the request asked not to store it. */
+  private readonly store: ResponseStore | null;
+
+  constructor(
+    initial: ResponseObject,
+    /** Replaced once per MCP server listed at the start of the run (its tools join the plan). */
+    private plan: RunPlan,
+    private readonly ports: RunPorts,
+  ) {
+    this.response = initial;
+    this.store = plan.persist ? ports.store : null;
+    // A logged stream never runs further ahead of its stored log than a takeover can recover.
+    if (this.store && plan.logEvents) this.log.holdReadersTo(UNLOGGED_EVENTS_MAX);
+    this.builder = new OutputBuilder((e) => this.emit(e), {
+      builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
+      onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
+      annotate: (text) => citationsFor(text, this.pages),
+      citationMarkers: () => (this.sources.size > 0 ? new CitationMarkers((n) => this.sources.file(n)) : null),
+      ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
+      logprobs: plan.generation.topLogprobs !== undefined,
+    });
+    this.done = this.execute();
+  }
+
+  get id(): string {
+    return this.response.id;
+  }
+
+  /** What a model round works with (the plan may change before the first round: MCP tools). */
+  private get roundContext(): RoundContext {
+    return { plan: this.plan, engine: this.ports.engine, builder: this.builder, signal: this.controller.signal, pendingCalls: () => this.pending.length };
+  }
+
+  /** The model wrote a call of a tool the runtime runs: begin its item (or ask for approval). */
+  private onBuiltinCall(name: string, args: string): void {
+    if (name === 'file_search') {
+      this.pending.push(beginFileSearchCall(this.builder, args));
+      return;
+    }
+    const entry = this.plan.mcpTools.get(name);
+    if (!entry) {
+      this.pending.push(beginBuiltinCall(this.builder, name, args, this.plan.containerId));
+      return;
+    }
+    if (entry.server.needsApproval(entry.tool)) requestMcpApproval(this.builder, entry, args);
+    else this.pending.push(beginMcpCall(this.builder, entry, args, null));
+  }
+
+  /**
+   * Before the first round: list the MCP servers the chain has not listed yet (their tools
+   * join the plan), then carry out the calls the user approved in this request's input.
+   * Returns what the approved (or refused) calls add to the conversation.
+   */
+  private async prepareMcp(signal: AbortSignal): Promise<{ conversation: ConversationItem[]; calls: number }> {
+    for (const server of this.plan.mcpToList) {
+      const tools = await listMcpTools(this.builder, server, this.ports.tools.mcp, signal);
+      this.plan = this.plan.withMcpTools(server, tools);
+      if (this.stopReason) return { conversation: [], calls: 0 };
+    }
+    const conversation: ConversationItem[] = [];
+    let calls = 0;
+    for (const { request, approve } of this.plan.mcpApprovals) {
+      if (!approve) continue;
+      const entry: McpToolEntry | undefined = this.plan.mcpTools.get(mcpFunctionName(request.server_label, request.name));
+      // The request's allowed_tools bound what runs, approved or not.
+      if (!entry) {
+        conversation.push(...approvalAsConversation(request, false, `the tool '${request.name}' is not among this request's allowed tools of '${request.server_label}'`));
+        continue;
+      }
+      const call = beginMcpCall(this.builder, entry, request.arguments, request.id);
+      conversation.push(...(await runMcpCall(call, this.ports.tools.mcp, this.builder, signal)));
+      calls++;
+      if (this.stopReason) break;
+    }
+    return { conversation, calls };
+  }
+
+  /** The conversation this run will append to, if any. */
+  get conversationId(): string | null {
+    return this.response.conversation?.id ?? null;
+  }
+
+  /** The response as it stands, partial output included. */
+  snapshot(): ResponseObject {
+    const output = this.builder.snapshot();
+    return { ...this.response, output, output_text: textOf(output) };
+  }
+
+  stop(reason: StopReason): void {
+    if (!this.controller.signal.aborted) this.controller.abort(new Stopped(reason));
+  }
+
+  private get stopReason(): StopReason | null {
+    return stopReasonOf(this.controller.signal);
+  }
+
+  private emit(event: UnsequencedEvent): StreamEvent {
+    const sequenced = this.log.append(event);
+    if (!this.plan.logEvents || !this.store) return sequenced;
+    // Half the readers' allowance used: write now rather than hold them until the timer.
+    if (this.log.unsavedCount >= UNLOGGED_EVENTS_MAX / 2) void this.flush();
+    else if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), this.ports.flushMs);
+    return sequenced;
+  }
+
+  private emitLifecycle(type: 'response.created' | 'response.queued' | 'response.in_progress'): void {
+    this.emit({ type, response: this.snapshot() });
+  }
+
+  /** Appends buffered events in one transaction; serialized so the log is written in order. */
+  private flush(): Promise<void> {
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    const store = this.store;
+    if (!store || !this.plan.logEvents) return this.flushing;
+    const events = this.log.takeUnsaved();
+    const last = events.at(-1)?.sequence_number;
+    if (last !== undefined)
+      this.flushing = this.flushing
+        .then(() => store.appendEvents(this.id, events))
+        .catch((err: unknown) => reportPersistFailure(this.id, err))
+        // Taken or given up on: readers go on either way (a stream must never stall on storage).
+        .finally(() => this.log.stored(last));
+    return this.flushing;
+  }
+
+  private async execute(): Promise<ResponseObject> {
+    const signal = this.controller.signal;
+    this.emitLifecycle('response.created');
+    if (this.response.status === 'queued') this.emitLifecycle('response.queued');
+
+    let release: (() => void) | null = null;
+    try {
+      release = await this.ports.place.take(signal);
+    } catch {
+      return this.finish(this.stopped());
+    }
+    try {
+      if (this.response.status === 'queued') {
+        this.response = { ...this.response, status: 'in_progress' };
+        await this.store?.save(this.response, []).catch((err: unknown) => reportPersistFailure(this.id, err));
+      }
+      this.emitLifecycle('response.in_progress');
+      await this.ports.engine.ensureLoaded?.(this.plan.model, signal);
+      if (signal.aborted) return await this.finish(this.stopped());
+      return await this.finish(await this.generate());
+    } catch (err) {
+      if (signal.aborted) return this.finish(this.stopped());
+      const data = toApiErrorData(err);
+      return this.finish({ status: 'failed', error: { code: Codes.serverError, type: data.type, param: data.param, message: data.message } });
+    } finally {
+      release();
+    }
+  }
+
+  private stopped(): Outcome {
+    switch (this.stopReason) {
+      case 'cancel':
+        return { status: 'cancelled', stopped: true };
+      case 'disconnect':
+        return { status: 'incomplete', stopped: true };
+      case 'delete':
+        return { status: 'cancelled', deleted: true, stopped: true };
+      default:
+        return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: INTERRUPTED }, stopped: true };
+    }
+  }
+
+  /**
+   * The turn loop: generate; when the model called builtin tools, run them, show it the
+   * results and generate again — until it answers without builtin calls, calls a client
+   * function, or runs out of rounds / tokens.
+   */
+  private async generate(): Promise<Outcome> {
+    // A compaction made for this response comes first in its output, as on OpenAI (it was written before the run).
+    const compaction = this.plan.compaction;
+    if (compaction) this.builder.addFinished(compaction.item);
+    const mcp = await this.prepareMcp(this.controller.signal);
+    const { plan } = this;
+    let conversation = [...plan.conversation, ...mcp.conversation];
+    let input = mcp.conversation.length ? plan.render(conversation) : plan.input;
+    const total = { input: compaction?.usage.inputTokens ?? 0, cached: 0, output: compaction?.usage.outputTokens ?? 0, reasoning: 0 };
+    const usage = (): Usage => ({
+      input_tokens: total.input,
+      input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
+      output_tokens: total.output,
+      output_tokens_details: { reasoning_tokens: total.reasoning },
+      total_tokens: total.input + total.output,
+    });
+    let builtinCallsRun = mcp.calls;
+    if (this.stopReason) return { ...this.stopped(), usage: usage() };
+
+    for (let round = 1; ; round++) {
+      const firstItem = this.builder.itemCount;
+      const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
+      const result = await modelRound(this.roundContext, input, budget);
+      total.input += result.inputTokens;
+      total.cached += result.cachedTokens;
+      total.output += result.outputTokens;
+      total.reasoning += result.reasoningTokens;
+      if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      if (result.finish === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usage() };
+
+      const calls = this.pending.splice(0);
+      if (calls.length === 0) return { status: 'completed', usage: usage() };
+      const shown = new Map<number, ConversationItem[]>();
+      for (const call of calls) {
+        if ('kind' in call && call.kind === 'file_search') {
+          const budgetTokens = await this.passageBudget(conversation, total.output);
+          shown.set(call.index, await runFileSearchCall(call, { files: this.ports.files, tool: plan.fileSearch, sources: this.sources, budgetTokens, signal: this.controller.signal }, this.builder));
+        } else if ('kind' in call) {
+          shown.set(call.index, await runMcpCall(call, this.ports.tools.mcp, this.builder, this.controller.signal));
+        } else {
+          const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
+          shown.set(call.index, ran.conversation);
+          this.pages.push(...ran.pages);
+        }
+        builtinCallsRun++;
+        if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      }
+      // Function calls and approval requests go back to the client, which answers in its next request.
+      if (this.builder.functionCallCount > 0 || this.builder.approvalRequestCount > 0) return { status: 'completed', usage: usage() };
+      if (plan.maxToolCalls !== undefined && builtinCallsRun >= plan.maxToolCalls) return { status: 'completed', usage: usage() };
+      if (round >= plan.maxToolRounds) return { status: 'incomplete', usage: usage() };
+
+      const produced = this.builder.itemsFrom(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
+      conversation = [...conversation, ...produced];
+      input = plan.render(conversation);
+    }
+  }
+
+  /**
+   * Tokens of context retrieved passages may take: the window, less the conversation so far
+   * (with room for the call and its framing) and the answer still to come (`max_output_tokens`
+   * left, else a quarter of the window up to 1,024).
+   */
+  private async passageBudget(conversation: readonly ConversationItem[], outputSoFar: number): Promise<number> {
+    const window = this.plan.contextWindow;
+    if (!window) return Infinity;
+    const prompt = await this.ports.engine.countTokens(this.plan.model, this.plan.render(conversation));
+    const answer = this.plan.maxOutputTokens !== undefined ? Math.max(0, this.plan.maxOutputTokens - outputSoFar) : Math.min(1024, Math.floor(window / 4));
+    return window - prompt - answer - 256;
+  }
+
+  private async finish(outcome: Outcome): Promise<ResponseObject> {
+    this.builder.finish(outcome.status === 'completed' ? 'completed' : 'incomplete');
+    const output = this.builder.snapshot();
+    this.response = {
+      ...this.response,
+      status: outcome.status,
+      output,
+      output_text: textOf(output),
+      completed_at: outcome.status === 'completed' ? this.ports.now() : null,
+      error: outcome.error ?? null,
+      incomplete_details: outcome.reason ? { reason: outcome.reason } : null,
+      usage: outcome.usage ?? null,
+    };
+    const terminal = outcome.deleted ? null : terminalEventType(outcome.status);
+    if (terminal) this.emit({ type: terminal, response: this.response });
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    // The final snapshot and the rest of the log land in one transaction.
+    const rest = this.log.takeUnsaved();
+    await this.flushing;
+    if (this.store && !outcome.deleted) {
+      try {
+        await this.store.save(this.response, this.plan.logEvents ? rest : [], this.conversationAppend(outcome));
+      } catch (err) {
+        // The client still gets the result; the next runtime marks the stored copy interrupted.
+        reportPersistFailure(this.id, err);
+      }
+    }
+    this.log.close();
+    return this.response;
+  }
+
+  /**
+   * What the turn adds to its conversation: its input and output when the model's answer
+   * stands — `completed`, or `incomplete` because a limit (`max_output_tokens`, tool
+   * rounds) ended it. A failed, cancelled or cut-off (client gone) turn adds nothing, so the
+   * conversation never holds half a turn and the same turn can simply be sent again.
+   */
+  private conversationAppend(outcome: Outcome): StoredItem[] | undefined {
+    const input = this.plan.conversationInput;
+    if (!input || outcome.stopped) return undefined;
+    if (outcome.status !== 'completed' && outcome.status !== 'incomplete') return undefined;
+    return [...input, ...this.response.output];
+  }
+}
+
+interface Outcome {
+  status: ResponseStatus;
+  error?: ResponseErrorInfo & { code: 'server_error' };
+  reason?: 'max_output_tokens';
+  usage?: Usage;
+  deleted?: boolean;
+  /** The run was stopped (cancel, delete, disconnect, shutdown) rather than ending by itself. */
+  stopped?: boolean;
+}
+
+export const INTERRUPTED =
+  'The response was interrupted because the local runtime stopped (the tab running it was closed or reloaded). Send the request again.';
+
+/** Storage failing (quota, closed database) must not take the run down with it; it is logged. */
+function reportPersistFailure(id: string, err: unknown): void {
+  console.error(`Could not persist response ${id} to IndexedDB: ${describeError(err)}`);
+}
+
+function textOf(output: ResponseObject['output']): string {
+  return output
+    .flatMap((i) => (i.type === 'message' ? i.content : []))
+    .map((c) => (c.type === 'output_text' ? c.text : ''))
+    .join('');
+}
