@@ -109,8 +109,13 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped
   });
 
   test('offline: with the server gone, a reload opens the app from the precache, lists the chat and answers', async () => {
-    // Python and the CPU engine are kept after "Ready" (src/sw/offline-files.ts); wait for all of it.
-    await page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', { timeout: 90_000, polling: 250 });
+    // The deferred files (Python, the CPU engine, …) are fetched once this page's runtime has
+    // given its first answer (src/client/offline-files.ts); wait for all of them.
+    await send(page, 'Hello before going offline');
+    await waitForAnswer(page);
+    await page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', { timeout: 90_000, polling: 250 }).catch(async (error: unknown) => {
+      throw new Error(`offline files not done: ${await page.evaluate(() => JSON.stringify(window.localRuntime!.offlineFiles.current()))}: ${String(error)}`);
+    });
     await e2e.app.close();
     serverClosed = true;
     // And the browser offline too, where WebDriver BiDi can say so.
@@ -123,7 +128,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped
     if (offline) expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await waitForText(page, 'li.conversation .conversation-title', 'hello from firefox');
     await page.click('li.conversation .conversation-open');
-    await page.waitForFunction(() => document.querySelectorAll('li.turn').length === 3);
+    await page.waitForFunction(() => document.querySelectorAll('li.turn').length === 4);
     await send(page, 'Still here offline?');
     await waitForAnswer(page);
     expect(await lastAnswerText(page)).toBe('You said: Still here offline?');
@@ -134,5 +139,5 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped
     expect(await textOf(page, `${LAST_TURN} section[aria-label="Code interpreter call"] pre[aria-label="Output"]`)).toBe('1024\n');
     if (offline) expect(await textOf(page, '.runtime-badge')).toContain('Offline');
     expect(errors).toEqual([]);
-  });
+  }, 150_000);
 });
