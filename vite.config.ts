@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build, type InlineConfig, type Plugin } from 'vite';
 import { injectManifest } from 'workbox-build';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isolationHeaders } from './src/pwa/isolation-headers';
 import { securityHeaders } from './src/pwa/security-headers';
@@ -195,6 +195,9 @@ function packageSelfReference(): { find: RegExp; replacement: string }[] {
  * LOCAL_RESPONSES_BENCH=1 (the bench:* npm scripts set it), so no benchmark code ships.
  */
 const benchBuild = process.env.LOCAL_RESPONSES_BENCH === '1';
+
+/** The Firefox end-to-end set: a project of its own, left out of the Chromium one. */
+const FIREFOX_E2E = 'test/e2e/firefox/**/*.test.ts';
 const pages = {
   index: fileURLToPath(new URL('index.html', import.meta.url)),
   ...(benchBuild ? { bench: fileURLToPath(new URL('test/bench/bench.html', import.meta.url)) } : {}),
@@ -232,11 +235,26 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, FIREFOX_E2E],
           // One Chromium at a time on a 2-core machine: files run one after another.
           fileParallelism: false,
           maxWorkers: 1,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The second browser: Firefox ESR over WebDriver BiDi (test/support/firefox.ts).
+          // Its own run after the Chromium one (`npm run test:e2e`), never beside it.
+          name: 'e2e-firefox',
+          environment: 'node',
+          include: [FIREFOX_E2E],
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

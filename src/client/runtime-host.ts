@@ -5,6 +5,7 @@ import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
 import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import { requestPersist } from './request-persist';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
@@ -27,10 +28,9 @@ export interface RuntimeHostOptions {
 
 /** What only a window can do, done for the runtime worker this page starts. */
 const pageServices: PageServices = {
-  async requestPersist() {
-    // Chrome decides without asking (engagement, installed app); Firefox asks the person.
-    return (await navigator.storage?.persist?.()) ?? false;
-  },
+  // Chrome decides without asking (engagement, installed app); Firefox asks the person, and a
+  // download does not wait for the answer (request-persist.ts).
+  requestPersist: () => requestPersist(navigator.storage),
 };
 
 /**

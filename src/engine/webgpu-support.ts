@@ -7,6 +7,7 @@
  * structurally; `navigator.gpu` of any browser (or a test fake) fits.
  */
 import type { GpuUnavailableCause } from '../protocol/local-status';
+import { noWebGpuReason } from './no-webgpu-reason';
 
 export interface GpuAdapterInfoLike {
   vendor?: string;
@@ -66,12 +67,14 @@ export interface WebGpuEnvironment {
   gpu: GpuLike | undefined;
   /** `isSecureContext`: WebGPU is only exposed on https and localhost. */
   secureContext: boolean;
+  /** `navigator.userAgent`: which browser to advise when WebGPU is missing. */
+  userAgent?: string;
 }
 
 function currentEnvironment(): WebGpuEnvironment {
-  const nav = (globalThis as { navigator?: { gpu?: GpuLike } }).navigator;
+  const nav = (globalThis as { navigator?: { gpu?: GpuLike; userAgent?: string } }).navigator;
   const secure = (globalThis as { isSecureContext?: boolean }).isSecureContext;
-  return { gpu: nav?.gpu, secureContext: secure ?? true };
+  return { gpu: nav?.gpu, secureContext: secure ?? true, ...(nav?.userAgent ? { userAgent: nav.userAgent } : {}) };
 }
 
 /**
@@ -136,9 +139,7 @@ export async function detectWebGpu(env: WebGpuEnvironment = currentEnvironment()
       usable: false,
       shaderF16: false,
       cause: 'no_webgpu',
-      reason:
-        'This browser does not provide WebGPU (navigator.gpu is missing). Use a recent Chrome or Edge (113+), ' +
-        'Safari 26+, or Firefox 141+ on Windows; the CPU models work without it.',
+      reason: noWebGpuReason(env.userAgent),
     };
   }
 

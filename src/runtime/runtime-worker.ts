@@ -2,6 +2,7 @@
  * Runtime worker entry: a dedicated module Worker started by the leader tab. Hosts the
  * Responses server and answers requests arriving on ports handed to it by `connect`.
  */
+import '../protocol/zod-without-eval'; // first: before any schema is created
 import * as Comlink from 'comlink';
 import type { PageServices, RuntimeControl, RuntimeStatus } from './control-api';
 import type { RuntimeStartOptions } from '../protocol/runtime-options';

@@ -1,4 +1,4 @@
-import { readCapped } from '../shared/read-capped';
+import { readRequestBody, type RequestBodySource } from '../shared/read-request-body';
 import { bodyTooLargeResponse, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, transportErrorResponse, uploadTooLargeResponse } from './transport-error';
 import type { ReplyMessage, RequestMessage, WireRequest } from './wire';
 
@@ -115,8 +115,15 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
   return { response: new Response(relayChunks(mine, link, signal, stop.signal, end, cancel), init), finished };
 }
 
+/** What {@link toWire} reads of a request (a `Request` in any browser, Firefox's without `body` too). */
+export interface WireSource extends RequestBodySource {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+}
+
 /** A file upload (`multipart/form-data`): its body crosses as a Blob, under the upload limit. */
-function isUpload(request: Request): boolean {
+function isUpload(request: Pick<RequestBodySource, 'headers'>): boolean {
   return /^multipart\/form-data\b/i.test((request.headers.get('content-type') ?? '').trim());
 }
 
@@ -130,7 +137,7 @@ function isUpload(request: Request): boolean {
  * by reference, and the server slices the file part out of it into IndexedDB — no thread
  * ever holds the upload whole in its heap.
  */
-export async function toWire(request: Request, maxBodyBytes = Infinity, maxUploadBytes = maxBodyBytes): Promise<WireRequest | null> {
+export async function toWire(request: WireSource, maxBodyBytes = Infinity, maxUploadBytes = maxBodyBytes): Promise<WireRequest | null> {
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const declared = Number(request.headers.get('content-length'));
   const upload = hasBody && isUpload(request);
@@ -141,7 +148,7 @@ export async function toWire(request: Request, maxBodyBytes = Infinity, maxUploa
     if (blob.size > limit) return null;
     return { url: request.url, method: request.method, headers: [...request.headers], body: blob.size > 0 ? blob : null };
   }
-  const bytes = hasBody ? await readCapped(request.body, maxBodyBytes) : new Uint8Array(0);
+  const bytes = hasBody ? await readRequestBody(request, maxBodyBytes) : new Uint8Array(0);
   if (bytes === null) return null;
   const body = bytes.byteLength > 0 ? (bytes.buffer as ArrayBuffer) : null;
   return {
@@ -161,16 +168,24 @@ function relayChunks(
   end: () => void,
   cancel: () => void,
 ): ReadableStream<Uint8Array> {
+  // Once the body ended, broke or was cancelled, later messages are ignored: Firefox still
+  // delivers those queued before the port was closed, and closing or erroring the stream
+  // again would throw (an uncaught TypeError in the page after every cancelled stream).
+  let open = true;
   return new ReadableStream<Uint8Array>({
     start(c) {
       const broken = (reason: unknown) => {
+        if (!open) return;
+        open = false;
         c.error(reason);
         end();
       };
       port.onmessage = (event: MessageEvent<ReplyMessage>) => {
+        if (!open) return;
         const m = event.data;
         if (m.type === 'chunk') c.enqueue(m.chunk);
         else if (m.type === 'end') {
+          open = false;
           c.close();
           end();
         } else if (m.type === 'fail') broken(new TypeError(`network error: ${m.error.message}`));
@@ -188,6 +203,7 @@ function relayChunks(
       );
     },
     cancel() {
+      open = false;
       cancel();
       end();
     },

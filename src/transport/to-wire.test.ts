@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { toWire } from './port-fetch';
+import { StreamlessRequest } from '../../test/fakes/streamless-request';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('http://app.test/v1/responses', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);
@@ -27,6 +28,25 @@ test('GET has no body', async () => {
   expect((await toWire(new Request('http://app.test/v1/models'), 10))!.body).toBeNull();
 });
 
+test('without Request.body (Firefox) the body crosses whole, and over the limit is refused without being copied', async () => {
+  const body = '{"model":"test-scripted","input":"hello from firefox"}';
+  const request = new StreamlessRequest('http://app.test/v1/responses', 'POST', [body], { 'content-type': 'application/json' });
+  const wire = await toWire(request, 1000);
+  expect(new TextDecoder().decode(wire!.body as ArrayBuffer)).toBe(body);
+  expect(wire).toMatchObject({ url: 'http://app.test/v1/responses', method: 'POST' });
+  expect(wire!.headers).toContainEqual(['content-type', 'application/json']);
+
+  const big = new StreamlessRequest('http://app.test/v1/responses', 'POST', ['x'.repeat(2000)]);
+  expect(await toWire(big, 1000)).toBeNull();
+  expect(big.blobs.map((b) => b.copies)).toEqual([0]);
+});
+
+test('GET without Request.body (Firefox) reads nothing', async () => {
+  const request = new StreamlessRequest('http://app.test/v1/models', 'GET', []);
+  expect((await toWire(request, 10))!.body).toBeNull();
+  expect(request.blobs).toHaveLength(0);
+});
+
 test('an upload crosses as a Blob under its own limit, not the JSON one', async () => {
   const form = new FormData();
   form.append('purpose', 'assistants');
@@ -36,4 +56,12 @@ test('an upload crosses as a Blob under its own limit, not the JSON one', async 
   expect(await (wire!.body as Blob).text()).toContain('x'.repeat(5000));
   // Over the upload limit: refused by its declared length.
   expect(await toWire(new Request('http://app.test/v1/files', { method: 'POST', body: form }), 1000, 2000)).toBeNull();
+});
+
+test('an upload without Request.body (Firefox) crosses as the same Blob', async () => {
+  const request = new StreamlessRequest('http://app.test/v1/files', 'POST', ['--b\r\n', 'x'.repeat(5000), '\r\n--b--'], { 'content-type': 'multipart/form-data; boundary=b' });
+  const wire = await toWire(request, 1000, 10_000);
+  expect(wire!.body).toBeInstanceOf(Blob);
+  expect(await (wire!.body as Blob).text()).toContain('x'.repeat(5000));
+  expect(await toWire(new StreamlessRequest('http://app.test/v1/files', 'POST', ['x'.repeat(3000)], { 'content-type': 'multipart/form-data; boundary=b' }), 1000, 2000)).toBeNull();
 });

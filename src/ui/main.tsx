@@ -3,6 +3,7 @@
  * at once — conversations come from the app's own database, so they show while the
  * runtime starts, and offline.
  */
+import '../protocol/zod-without-eval'; // first: before any schema is created
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startLocalRuntime, storedRuntimeOptions } from 'local-responses';

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configureRuntime, openApp, startE2E } from '../support/browser';
 import { codeInterpreterEventTypes, THINK_PYTHON_ANSWER_EVENTS, WEB_SEARCH_CALL_EVENTS, webSearchEventTypes } from '../support/builtin-tool-events';
 import { serveFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { expectEveryEscapeFailed, sandboxEscapeCode } from '../support/sandbox-escapes';
 
 const TIME_LIMIT_MS = 3000;
 
@@ -137,61 +138,12 @@ describe('code_interpreter', () => {
   test('sandbox: every escape attempt fails, as seen from Python', async () => {
     const app = e2e.app.origin;
     const before = web.requests.length;
-    const code = `
-import js, json
-from pyodide.code import run_js
-from pyodide.ffi import to_js
-APP = ${JSON.stringify(app)}
-WEB = ${JSON.stringify(web.origin)}
-results = {}
-async def attempt(name, action):
-    try:
-        value = action()
-        if hasattr(value, "then"):
-            value = await value
-        results[name] = "ok: " + str(value)
-    except BaseException as error:
-        results[name] = f"{type(error).__name__}: {error}"
-def sync_xhr():
-    xhr = js.XMLHttpRequest.new()
-    xhr.open("GET", APP + "/v1/models", False)
-    xhr.send()
-    return xhr.status
-def idb_open():
-    request = js.indexedDB.open("local-responses")
-    return run_js("(r) => new Promise((ok, no) => { r.onsuccess = () => ok('opened ' + r.result.name); r.onerror = () => no(r.error); })")(request)
-post = to_js({"method": "POST", "mode": "no-cors", "body": "{}"}, dict_converter=js.Object.fromEntries)
-await attempt("origin", lambda: js.self.origin)
-await attempt("indexedDB.open", idb_open)
-await attempt("indexedDB.databases", lambda: js.indexedDB.databases())
-await attempt("caches.keys", lambda: js.caches.keys())
-await attempt("serviceWorker", lambda: js.navigator.serviceWorker.getRegistrations())
-await attempt("fetch /v1/models", lambda: js.fetch(APP + "/v1/models"))
-await attempt("fetch /v1/responses no-cors POST", lambda: js.fetch(APP + "/v1/responses", post))
-await attempt("sync XHR /v1/models", sync_xhr)
-await attempt("fetch CORS-enabled site", lambda: js.fetch(WEB + "/pages/paris.html"))
-await attempt("parent", lambda: js.parent)
-await attempt("top", lambda: js.top)
-await attempt("run_js fetch /v1", lambda: run_js(f"fetch('{APP}/v1/models').then(r => r.status)"))
-await attempt("run_js import app script", lambda: run_js(f"import('{APP}/sw.js')"))
-await attempt("run_js localStorage", lambda: run_js("localStorage.length"))
-await attempt("run_js document.cookie", lambda: run_js("document.cookie"))
-print(json.dumps(results))
-`;
+    const code = sandboxEscapeCode({ app, web: web.origin });
     const r = await create({ ...inChain(), input: script([call('python', { code }), 'ok']), tools: [codeInterpreter], include });
     expect(r.output[0]).toMatchObject({ status: 'completed' });
     const results = JSON.parse(logsOf(r.output[0])) as Record<string, string>;
     console.log('sandbox escape attempts:', JSON.stringify(results, null, 1));
-    expect(results.origin).toBe('ok: null'); // an opaque origin
-    for (const [name, outcome] of Object.entries(results)) {
-      if (name === 'origin') continue;
-      expect(outcome, name).not.toMatch(/^ok: /);
-    }
-    expect(results['indexedDB.open']).toMatch(/SecurityError/);
-    expect(results['caches.keys']).toMatch(/SecurityError|AttributeError/);
-    expect(results['fetch /v1/models']).toMatch(/TypeError|NetworkError/);
-    expect(results['parent']).toMatch(/AttributeError/);
-    expect(results['top']).toMatch(/AttributeError/);
+    expectEveryEscapeFailed(results);
     // No request left the sandbox, not even to a site that allows every origin.
     expect(web.requests.slice(before)).toEqual([]);
     // And the app is fine: its IndexedDB still answers through /v1.

@@ -21,20 +21,11 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TINY_GGUF_REPLY, makeTinyGguf, tinyGgufCount } from '../fixtures/make-tiny-gguf';
+import { HAVE_STORIES, STORIES_ABSENT, STORIES_CONTINUATION, STORIES_PATH } from '../fixtures/stories260k';
 import { configureRuntime, openApp, serveModelMirror, startE2E, type ModelMirror, type RuntimeSettings } from '../support/browser';
 import type { LocalStatus } from '../../src/protocol/local-status';
 
-const STORIES_PATH = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
-const HAVE_STORIES = fs.existsSync(STORIES_PATH);
-if (!HAVE_STORIES) {
-  console.warn(
-    `[wllama e2e] test-stories260k suite skipped: ${STORIES_PATH} is absent ` +
-      '(a real 260K-parameter TinyStories model, not in the repo; see ../shared/models/README.md).',
-  );
-}
-
-/** Greedy continuation of `Once upon a time` by stories260K, 30 tokens (measured in Chromium with wllama 3.13). */
-const STORIES_CONTINUATION = ', there was a little girl named Lily. She loved to play outside in the park. One day,';
+if (!HAVE_STORIES) console.warn(`[wllama e2e] test-stories260k suite skipped: ${STORIES_ABSENT}.`);
 
 interface ModelCase {
   model: string;

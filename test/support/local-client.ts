@@ -57,6 +57,8 @@ export interface LocalClientOptions {
   wrapStore?: (store: ResponseStore) => ResponseStore;
   /** Any other server option (clock, retention, …). */
   server?: Partial<ResponsesServerOptions>;
+  /** How each request reaches the server, e.g. as Firefox has it (test/fakes/streamless-request.ts). */
+  requestAs?: (request: Request) => Request;
   /**
    * Files and vector stores on the same fake-indexeddb database (inline text extraction,
    * minisearch, `test-embedding`); options override the defaults, `wrapFiles` puts a fake in
@@ -90,7 +92,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   const pending: Promise<void>[] = [];
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const request = new Request(url, init);
-    const response = await server.fetch(request);
+    const response = await server.fetch(options.requestAs ? options.requestAs(request) : request);
     // A HEAD answer has no body to check (its GET twin is checked when sent).
     if (request.method !== 'HEAD')
       pending.push(checkAgainstSpec(String(url), response.clone()).catch((err: Error) => void specViolations.push(`${String(url)}: ${err.message}`)));

@@ -17,7 +17,7 @@ import { cursorPage, pageQuery } from './http/cursor-page';
 import { conversationsOf, prune } from '../retention';
 import type { RetentionPolicy } from '../../protocol/runtime-options';
 import type { ServerState } from '../server-state';
-import { readJsonBody } from './http/read-json';
+import { readBodyBytes, readJsonBody } from './http/read-json';
 import { fileTotals } from '../files/file-retention';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
@@ -57,7 +57,7 @@ const pruneRequestSchema = z.strictObject({ retention: z.optional(RetentionWire)
 /** The prune body; a bare POST (no body, no Content-Type) keeps the policy in force. */
 async function pruneRequest(request: Request): Promise<PruneRequest> {
   if (!request.headers.has('content-type')) {
-    const text = request.body ? await request.text() : '';
+    const text = new TextDecoder().decode(await readBodyBytes(request));
     if (text.trim() === '') return {};
     // A body without Content-Type: readJsonBody refuses it (before reading) with its usual 400.
   }

@@ -12,7 +12,7 @@
  * own body.
  */
 import type { FromFrame, PythonWorkerConfig, ToFrame } from './sandbox-protocol';
-import { SANDBOX_BOOTSTRAP } from './sandbox-bootstrap';
+import { SANDBOX_BOOTSTRAP, type SandboxBootDetail } from './sandbox-bootstrap';
 import { SANDBOX_HELLO } from './sandbox-protocol';
 
 /**
@@ -110,10 +110,13 @@ export function sandboxFrameMain(hello: string): void {
     }
   };
 
-  addEventListener('message', (event: MessageEvent) => {
-    // Only the page that made this frame hands over the port, and only once.
-    if (port || event.source !== parent || event.data !== hello || !event.ports[0]) return;
-    port = event.ports[0];
+  addEventListener('sandbox-boot', (event: Event) => {
+    // Only the bootstrap hands over the port (it took it from the page that made this
+    // frame: it checks the message's source), and only once.
+    const detail = (event as CustomEvent<Partial<SandboxBootDetail> | null>).detail;
+    const given = Array.isArray(detail?.ports) ? detail.ports[0] : undefined;
+    if (port || detail?.hello !== hello || !(given instanceof MessagePort)) return;
+    port = given;
     port.onmessage = (e: MessageEvent<ToFrame>) => command(e.data);
   });
 }

@@ -3,6 +3,7 @@ import { useServices } from '../app-context';
 import { useStore } from '../external-store';
 import type { ReasoningEffort } from '../settings';
 import { Dialog } from './dialog';
+import { InstallSection } from './install-section';
 import { McpServersSection } from './mcp-servers-section';
 import { StorageSection } from './storage-section';
 import { FilesSection } from './files-section';
@@ -102,6 +103,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         <McpServersSection />
         <StorageSection />
         {open && <FilesSection />}
+        <InstallSection />
       </form>
     </Dialog>
   );

@@ -7,12 +7,34 @@ import { bodyTooLarge, MAX_BODY_BYTES } from '../../../protocol/request-limits';
 import { validationError } from '../../../protocol/validation-error';
 import { invalidRequest } from '../../../shared/api-error';
 import { Codes } from '../../../shared/error-codes';
-import { readCapped } from '../../../shared/read-capped';
+import { readRequestBody } from '../../../shared/read-request-body';
 
 /** The encodings JSON may arrive in (RFC 8259 §8.1 names UTF-8; UTF-16 is what some clients still send). */
 const CHARSETS = new Set(['utf-8', 'utf-16le', 'utf-16be']);
 
 export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const encoding = jsonEncoding(request);
+  const declaredLength = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declaredLength) && declaredLength > maxBytes) throw bodyTooLarge(maxBytes);
+  return parseJson(await readBodyBytes(request, maxBytes), encoding);
+}
+
+/**
+ * {@link readJsonBody} for a route where the body may be left out: undefined when there is
+ * none (no bytes at all), whatever the headers say. Where requests have no body stream
+ * (Firefox) only reading tells, so there an oversized body is a 413 before its
+ * Content-Type is looked at; elsewhere the checks run in readJsonBody's order.
+ */
+export async function readOptionalJsonBody(request: Request, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  if (request.headers.get('content-length') === '0' || request.body === null) return undefined;
+  if (request.body !== undefined) return readJsonBody(request, maxBytes);
+  const bytes = await readBodyBytes(request, maxBytes);
+  if (bytes.byteLength === 0) return undefined;
+  return parseJson(bytes, jsonEncoding(request));
+}
+
+/** The encoding of a JSON body, from its Content-Type (OpenAI's 400 for another type or charset). */
+function jsonEncoding(request: Request): string {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type.trim()))
     throw invalidRequest(
@@ -20,10 +42,10 @@ export async function readJsonBody(request: Request, maxBytes = MAX_BODY_BYTES):
       null,
       Codes.invalidContentType,
     );
-  const encoding = declaredEncoding(type);
-  const declaredLength = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declaredLength) && declaredLength > maxBytes) throw bodyTooLarge(maxBytes);
-  const bytes = await readBytes(request, maxBytes);
+  return declaredEncoding(type);
+}
+
+function parseJson(bytes: Uint8Array, encoding: string): unknown {
   let text: string;
   try {
     // A byte-order mark overrides the label, as the Encoding standard's decode does.
@@ -71,17 +93,20 @@ function sniffBom(bytes: Uint8Array): string | null {
   return null;
 }
 
-/** The whole body, but never more than `maxBytes` of it in memory: past that the read stops with a 413. */
-async function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const bytes = await readCapped(request.body, maxBytes);
+/**
+ * The whole body, but never more than `maxBytes` of it in memory: past that the read stops
+ * with a 413. In every browser, Firefox's body-streamless requests included (see readRequestBody).
+ */
+export async function readBodyBytes(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Uint8Array> {
+  const bytes = await readRequestBody(request, maxBytes);
   if (bytes === null) throw bodyTooLarge(maxBytes);
   return bytes;
 }
 
 /** A JSON object body parsed with `schema`, or OpenAI's 400. An empty body counts as `{}`. */
 export async function readBody<T>(request: Request, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, emptyOk: boolean): Promise<T> {
-  const empty = emptyOk && (request.headers.get('content-length') === '0' || request.body === null);
-  const body = empty ? {} : await readJsonBody(request);
+  const sent = emptyOk ? await readOptionalJsonBody(request) : await readJsonBody(request);
+  const body = sent === undefined ? {} : sent;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, body);

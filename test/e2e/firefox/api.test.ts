@@ -1,0 +1,196 @@
+/**
+ * The Responses API in Firefox, as an app of the origin calls it: the real `openai` SDK in
+ * the page (and plain `fetch` with string and Blob bodies) → Firefox's service worker →
+ * MessagePort → runtime worker → server. Firefox has no `Request.body`, so every request
+ * that carries a body goes through the bounded Blob path (src/shared/read-request-body.ts)
+ * twice: at the service worker edge and in the server.
+ */
+import type { Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HAVE_FIREFOX, NO_FIREFOX, openAppInFirefox, pageErrors, startFirefoxE2E, waitForRuntimeInFirefox } from '../../support/firefox';
+
+describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API through the service worker' : `skipped: ${NO_FIREFOX}`, () => {
+  let e2e: Awaited<ReturnType<typeof startFirefoxE2E>>;
+  let page: Page;
+  let errors: string[];
+  beforeAll(async () => {
+    e2e = await startFirefoxE2E();
+    page = await openAppInFirefox(e2e.browser, e2e.app.origin, async (p) => void (errors = pageErrors(p)));
+  });
+  afterAll(() => e2e?.close());
+
+  test('the page is Firefox, controlled by the service worker and cross-origin isolated, and has no Request.body', async () => {
+    const seen = await page.evaluate(() => ({
+      ua: navigator.userAgent,
+      controlled: navigator.serviceWorker.controller !== null,
+      isolated: crossOriginIsolated,
+      requestBody: 'body' in Request.prototype,
+    }));
+    expect(seen).toMatchObject({ ua: expect.stringMatching(/Firefox\/\d+/), controlled: true, isolated: true, requestBody: false });
+    console.log(`[firefox e2e] ${seen.ua}`);
+  });
+
+  test('create (plain) through the SDK, and by fetch with a string and a Blob body', async () => {
+    const result = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const viaSdk = await sdk.responses.create({ model: 'test-scripted', input: 'hello from firefox' });
+      const post = async (body: BodyInit) => {
+        const r = await fetch('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        return { status: r.status, text: ((await r.json()) as { output_text?: string }).output_text };
+      };
+      const json = (input: string) => JSON.stringify({ model: 'test-scripted', input });
+      return {
+        sdk: { status: viaSdk.status, text: viaSdk.output_text },
+        string: await post(json('a string body')),
+        blob: await post(new Blob([json('a Blob body')], { type: 'application/json' })),
+      };
+    });
+    expect(result).toEqual({
+      sdk: { status: 'completed', text: 'You said: hello from firefox' },
+      string: { status: 200, text: 'You said: a string body' },
+      blob: { status: 200, text: 'You said: a Blob body' },
+    });
+  });
+
+  test('a body over 16 MiB is a 413 in OpenAI’s shape', async () => {
+    const result = await page.evaluate(async () => {
+      const body = new Blob([`{"model":"test-scripted","input":"${'x'.repeat(16 * 1024 * 1024)}"}`]);
+      const r = await fetch('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      return { status: r.status, body: (await r.json()) as unknown };
+    });
+    expect(result).toMatchObject({ status: 413, body: { error: { code: 'request_too_large', type: 'invalid_request_error' } } });
+  });
+
+  test('create (streaming): the deltas arrive as they are generated', async () => {
+    const result = await page.evaluate(async () => {
+      const input = JSON.stringify({ script: 'one two three four five six', delay_ms: 30 });
+      const stream = await window.sdk!.responses.create({ model: 'test-scripted', input, stream: true });
+      const deltas: { text: string; at: number }[] = [];
+      const types: string[] = [];
+      for await (const event of stream) {
+        types.push(event.type);
+        if (event.type === 'response.output_text.delta') deltas.push({ text: event.delta, at: performance.now() });
+      }
+      return { deltas, first: types[0], last: types.at(-1) };
+    });
+    expect(result.deltas.map((d) => d.text).join('')).toBe('one two three four five six');
+    expect(result.deltas.length).toBeGreaterThanOrEqual(6);
+    // 7 tokens × 30 ms: a buffered stream would deliver every delta within a few ms.
+    expect(result.deltas.at(-1)!.at - result.deltas[0]!.at).toBeGreaterThan(100);
+    expect([result.first, result.last]).toEqual(['response.created', 'response.completed']);
+  });
+
+  test('background: resumed as a stream after event n, then completes and is retrievable', async () => {
+    const result = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const input = JSON.stringify({ script: 'alpha beta gamma delta', delay_ms: 40 });
+      const created = await sdk.responses.create({ model: 'test-scripted', input, background: true, stream: true });
+      // Read a few events, then drop the stream as a lost connection would.
+      const seen: number[] = [];
+      let id = '';
+      for await (const event of created) {
+        seen.push(event.sequence_number);
+        if (event.type === 'response.created') id = event.response.id;
+        if (seen.length === 3) break;
+      }
+      const resumed = await sdk.responses.retrieve(id, { stream: true, starting_after: seen.at(-1)! });
+      const after: number[] = [];
+      let text = '';
+      for await (const event of resumed) {
+        after.push(event.sequence_number);
+        if (event.type === 'response.output_text.delta') text += event.delta;
+      }
+      const stored = await sdk.responses.retrieve(id);
+      return { seen, after, status: stored.status, text: stored.output_text, streamed: text };
+    });
+    expect(result.after[0]).toBe(result.seen.at(-1)! + 1);
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('alpha beta gamma delta');
+    expect('alpha beta gamma delta'.endsWith(result.streamed)).toBe(true);
+  });
+
+  test('cancel: a running background response is cancelled and stays so', async () => {
+    const result = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const input = JSON.stringify({ script: 'x'.repeat(2000), delay_ms: 20 });
+      const created = await sdk.responses.create({ model: 'test-scripted', input, background: true });
+      const cancelled = await sdk.responses.cancel(created.id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const after = await sdk.responses.retrieve(created.id);
+      return { created: created.status, cancelled: cancelled.status, after: after.status };
+    });
+    expect(['queued', 'in_progress']).toContain(result.created);
+    expect(result).toMatchObject({ cancelled: 'cancelled', after: 'cancelled' });
+  });
+
+  test('a client that goes away stops its foreground stream in the runtime: the response ends incomplete', async () => {
+    const status = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const controller = new AbortController();
+      const input = JSON.stringify({ script: 'z'.repeat(4000), delay_ms: 10 });
+      const stream = await sdk.responses.create({ model: 'test-scripted', input, stream: true }, { signal: controller.signal });
+      let id = '';
+      let deltas = 0;
+      try {
+        for await (const event of stream) {
+          if (event.type === 'response.created') id = event.response.id;
+          if (event.type === 'response.output_text.delta' && ++deltas === 5) controller.abort();
+        }
+      } catch {
+        // the SDK reports the abort
+      }
+      for (let i = 0; i < 100; i++) {
+        const r = await sdk.responses.retrieve(id);
+        if (r.status !== 'in_progress' && r.status !== 'queued') return r.status;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return 'still in_progress';
+    });
+    expect(status).toBe('incomplete');
+  });
+
+  test('conversations: created empty and with items, turns append to it, metadata updated, deleted', async () => {
+    const result = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const empty = await sdk.conversations.create();
+      const conv = await sdk.conversations.create({ items: [{ type: 'message', role: 'user', content: 'first' }], metadata: { topic: 'firefox' } });
+      const turn = await sdk.responses.create({ model: 'test-scripted', conversation: conv.id, input: 'second' });
+      const items = (await sdk.conversations.items.list(conv.id, { order: 'asc' })).data.map((i) => (i.type === 'message' ? i.role : i.type));
+      const updated = await sdk.conversations.update(conv.id, { metadata: { topic: 'renamed' } });
+      const deleted = await sdk.conversations.delete(empty.id);
+      return { empty: empty.metadata, text: turn.output_text, items, topic: updated.metadata, deleted: deleted.deleted };
+    });
+    expect(result).toEqual({ empty: {}, text: 'You said: second', items: ['user', 'user', 'assistant'], topic: { topic: 'renamed' }, deleted: true });
+  });
+
+  test('WebGPU: /v1/local/status says Firefox on Linux has none and what to use instead; the CPU engine runs, on every core', async () => {
+    const status = await page.evaluate(async () => (await (await fetch('/v1/local/status')).json()) as { gpu: { usable: boolean; reason: string }; cpu: { usable: boolean; threads: number }; isolation: { crossOriginIsolated: boolean } });
+    expect(status.gpu.usable).toBe(false);
+    if (process.platform === 'linux') expect(status.gpu.reason).toMatch(/^Firefox on Linux does not provide WebGPU yet .* The CPU models work here; for the GPU models, open this app in Chrome or Edge/);
+    expect(status.cpu.usable).toBe(true);
+    expect(status.isolation.crossOriginIsolated).toBe(true);
+    expect(status.cpu.threads).toBe(await page.evaluate(() => navigator.hardwareConcurrency));
+  });
+
+  test('a second tab shares the one runtime (Web Locks) and reaches it through the service worker', async () => {
+    const second = await openAppInFirefox(e2e.browser, e2e.app.origin);
+    try {
+      const seen = await second.evaluate(async () => {
+        const { held = [] } = await navigator.locks.query();
+        const text = (await window.sdk!.responses.create({ model: 'test-scripted', input: 'from tab two' })).output_text;
+        return { leader: window.localRuntime!.isLeader(), runtimes: held.filter((l) => l.name?.startsWith('local-responses/runtime/')).length, text };
+      });
+      expect(seen).toEqual({ leader: false, runtimes: 1, text: 'You said: from tab two' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('reload: stored responses are still there (IndexedDB in Firefox)', async () => {
+    const id = await page.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-scripted', input: 'keep me' })).id);
+    await page.reload();
+    await waitForRuntimeInFirefox(page);
+    expect(await page.evaluate(async (id) => (await window.sdk!.responses.retrieve(id)).output_text, id)).toBe('You said: keep me');
+    expect(errors).toEqual([]);
+  });
+});
