@@ -137,7 +137,8 @@ function checkItem(item: unknown): void {
 const BUILTIN_ITEM_TYPES = new Set(['code_interpreter_call', 'web_search_call', 'mcp_list_tools', 'mcp_call', 'mcp_approval_request', 'mcp_approval_response']);
 const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|mcp_call|mcp_call_arguments|mcp_list_tools)\./;
 
-function checkEvent(event: { type: string; response?: unknown; item?: { type?: string } }): void {
+/** Checks one stream event: builtin tool events against our zod schemas, everything else against the document. */
+export function checkEvent(event: { type: string; response?: unknown; item?: { type?: string } }): void {
   if (BUILTIN_EVENT.test(event.type) || (event.item?.type && BUILTIN_ITEM_TYPES.has(event.item.type))) {
     StreamEvent.parse(event);
     return;

@@ -19,7 +19,7 @@ import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
 import type { McpApproval } from './mcp-servers';
-import { readRequestContext } from './request-context';
+import { readRequestContext, type CachedChain } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
 
@@ -40,8 +40,16 @@ export interface PreparedRequest {
   planFor(conversation: readonly ConversationItem[]): RunPlan;
 }
 
+/** How a transport other than `POST /v1/responses` prepares a turn (the WebSocket mode). */
+export interface PrepareOptions {
+  /** Chains held outside storage (a WebSocket connection's latest responses), tried first. */
+  cachedChain?: CachedChain;
+  /** A warm-up (`generate: false`) may have no input at all: it only prepares state. */
+  allowEmptyInput?: boolean;
+}
+
 /** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
-export async function prepareRequest(state: ServerState, body: unknown): Promise<PreparedRequest> {
+export async function prepareRequest(state: ServerState, body: unknown, options: PrepareOptions = {}): Promise<PreparedRequest> {
   const request = parseCreateRequest(body);
 
   const background = request.background ?? false;
@@ -53,8 +61,8 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   checkToolChoice(request);
   checkBuiltinTools(state, request);
 
-  const { conversationId, history, input } = await readRequestContext(state, request);
-  if (history.length === 0 && input.length === 0)
+  const { conversationId, history, input } = await readRequestContext(state, request, options.cachedChain);
+  if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
   const mcpApprovals = approvalsOf(request, history, input);
