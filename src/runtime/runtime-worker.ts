@@ -9,6 +9,7 @@ import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, RUNTIME_LOCK_PREFIX } from '../transport/lock-names';
 import { createLocalServer, type LocalServer } from './composition-root';
 import { PeerWatch, serveRequests } from '../transport/serve-requests';
+import type { SocketService } from '../transport/serve-sockets';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -29,6 +30,12 @@ server.catch(() => {}); // observed per request; not an unhandled rejection
 async function handle(request: Request): Promise<Response> {
   return (await server).fetch(request);
 }
+
+/** WebSocket connections (`ws(s)://…/v1/responses` in a page): the server's socket mode. */
+const sockets: SocketService = {
+  runtimeLock,
+  open: async (url, _headers, peer) => (await server).openSocket(url, peer),
+};
 
 const control: RuntimeControl = {
   async start(options: RuntimeStartOptions, page?: PageServices) {
@@ -61,7 +68,7 @@ const control: RuntimeControl = {
   },
   async connect(port: MessagePort) {
     await lockHeld;
-    serveRequests(port, handle, peers);
+    serveRequests(port, handle, peers, sockets);
     return runtimeLock;
   },
 };
