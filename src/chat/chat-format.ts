@@ -78,6 +78,12 @@ export interface ParserOptions {
   toolNames: ReadonlySet<string>;
   /** The prompt already opened a `<think>` block (e.g. R1 distills): start in reasoning. */
   startInReasoning?: boolean;
+  /**
+   * Whether a well-formed call of an enabled tool stands as a call; when it returns false the
+   * block stays text, as a call of an unknown tool does (a tool whose arguments must have a
+   * shape, e.g. a shell call's `commands`). Absent: every such call stands.
+   */
+  acceptsCall?: (name: string, args: string) => boolean;
 }
 
 export interface ChatFormat {

@@ -3,16 +3,22 @@
  * Objects are strict: an unknown field is a 400 naming it, never silently dropped.
  */
 import { z } from 'zod';
+import {
+  ApplyPatchCallInput,
+  ApplyPatchCallOutputInput,
+  CustomToolCallInput,
+  CustomToolCallOutputInput,
+  LocalShellCallInput,
+  LocalShellCallOutputInput,
+  ShellCallInput,
+  ShellCallOutputInput,
+  ToolOutputInput,
+} from './client-call-inputs';
+import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
 
 const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 
-export const InputTextPart = z.strictObject({ type: z.literal('input_text'), text: z.string() });
-export const InputImagePart = z.strictObject({
-  type: z.literal('input_image'),
-  image_url: z.string().nullish(),
-  file_id: z.string().nullish(),
-  detail: z.enum(['low', 'high', 'auto', 'original']).default('auto'),
-});
+export { InputFilePart, InputImagePart, InputTextPart };
 const Annotation = z.record(z.string(), z.unknown());
 export const OutputTextPart = z.strictObject({
   type: z.literal('output_text'),
@@ -39,6 +45,9 @@ export const FunctionCallItem = z.strictObject({
   call_id: z.string().min(1),
   name: z.string().min(1),
   arguments: z.string(),
+  /** The namespace of a namespaced function (the call came from a `namespace` tool). */
+  namespace: z.string().min(1).optional(),
+  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
   status: itemStatus,
 });
 
@@ -46,7 +55,11 @@ export const FunctionCallOutputItem = z.strictObject({
   type: z.literal('function_call_output'),
   id: z.string().nullish(),
   call_id: z.string().min(1),
-  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [InputTextPart, InputImagePart]))]),
+  output: ToolOutputInput,
+  /** As the Agents SDK echoes them for namespaced functions. */
+  name: z.string().optional(),
+  namespace: z.string().min(1).optional(),
+  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
   status: itemStatus,
 });
 
@@ -90,7 +103,23 @@ export const ItemReference = z.strictObject({
 /** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
 export const InputItem = z.preprocess(
   (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, ItemReference]),
+  z.discriminatedUnion('type', [
+    InputMessage,
+    FunctionCallItem,
+    FunctionCallOutputItem,
+    ReasoningItem,
+    McpApprovalResponseItem,
+    CompactionItem,
+    ItemReference,
+    CustomToolCallInput,
+    CustomToolCallOutputInput,
+    ShellCallInput,
+    ShellCallOutputInput,
+    LocalShellCallInput,
+    LocalShellCallOutputInput,
+    ApplyPatchCallInput,
+    ApplyPatchCallOutputInput,
+  ]),
 );
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

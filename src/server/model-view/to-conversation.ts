@@ -8,6 +8,8 @@ import type { ConversationItem } from '../../chat/chat-format';
 import type { StoredItem } from '../../protocol/output-items';
 import { builtinCallAsConversation } from './builtin-call-view';
 import { approvalAsConversation, approvalRequests, mcpCallAsConversation } from './mcp-call-view';
+import { clientCallAsConversation, clientOutputAsConversation } from './client-call-view';
+import { namespacedName } from './client-tools';
 
 function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {
   return parts
@@ -28,9 +30,21 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
           text: item.content.map((c) => (c.type === 'refusal' ? c.refusal : 'text' in c ? c.text : '')).filter(Boolean).join('\n'),
         };
       case 'function_call':
-        return { type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments };
+        // A namespace's function was shown to the model as `<namespace>__<name>`.
+        return { type: 'function_call', call_id: item.call_id, name: item.namespace ? namespacedName(item.namespace, item.name) : item.name, arguments: item.arguments };
       case 'function_call_output':
         return { type: 'function_call_output', call_id: item.call_id, output: typeof item.output === 'string' ? item.output : partsText(item.output) };
+      // The calls the client runs, and what it sent back, as the function calls the model made.
+      case 'custom_tool_call':
+      case 'shell_call':
+      case 'local_shell_call':
+      case 'apply_patch_call':
+        return clientCallAsConversation(item);
+      case 'custom_tool_call_output':
+      case 'shell_call_output':
+      case 'local_shell_call_output':
+      case 'apply_patch_call_output':
+        return clientOutputAsConversation(item, (output) => (typeof output === 'string' ? output : partsText(output)));
       case 'reasoning':
         return { type: 'reasoning', text: item.content.length ? partsText(item.content) : partsText(item.summary) };
       // Builtin calls replay as the function call the model made and the result it was shown.

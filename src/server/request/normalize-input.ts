@@ -8,6 +8,7 @@ import { invalidRequest, notFound } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import { Codes } from '../../shared/error-codes';
 import type { SealedReasoning } from '../sealing/encrypted-reasoning';
+import { normalizeClientItem, toolOutputParts } from './normalize-client-items';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 /** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
@@ -41,7 +42,8 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
           if (part.type === 'refusal') return part;
           throw invalidRequest(`Invalid content part in an assistant message: '${part.type}'. Use 'output_text' or 'refusal'.`, `input[${i}].content[${j}].type`, Codes.invalidValue);
         });
-        return { type: 'message', id, role: 'assistant', status: 'completed', content };
+        // A phase (`commentary`, `final_answer`) is kept and returned as the client sent it.
+        return { type: 'message', id, role: 'assistant', status: 'completed', content, ...(item.phase ? { phase: item.phase } : {}) };
       }
       const content = parts.map((part, j) => {
         if (part.type === 'input_text') return part;
@@ -55,22 +57,25 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       return { type: 'message', id, role: item.role, status: 'completed', content };
     }
     case 'function_call':
-      return { type: 'function_call', id: item.id ?? newId('fc'), call_id: item.call_id, name: item.name, arguments: item.arguments, status: 'completed' };
+      return { type: 'function_call', id: item.id ?? newId('fc'), call_id: item.call_id, name: item.name, arguments: item.arguments, ...(item.namespace ? { namespace: item.namespace } : {}), status: 'completed' };
     case 'function_call_output':
       return {
         type: 'function_call_output',
         id: item.id ?? newId('fco'),
         call_id: item.call_id,
-        output:
-          typeof item.output === 'string'
-            ? item.output
-            : item.output.map((part) =>
-                part.type === 'input_text'
-                  ? part
-                  : { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail },
-              ),
+        output: toolOutputParts(item.output, `input[${i}].output`),
+        ...(item.namespace ? { namespace: item.namespace } : {}),
         status: 'completed',
       };
+    case 'custom_tool_call':
+    case 'custom_tool_call_output':
+    case 'shell_call':
+    case 'shell_call_output':
+    case 'local_shell_call':
+    case 'local_shell_call_output':
+    case 'apply_patch_call':
+    case 'apply_patch_call_output':
+      return normalizeClientItem(item, i);
     case 'reasoning': {
       const id = item.id ?? newId('rs');
       // Sealed reasoning is what the model thought: it replaces whatever plain parts came with it.

@@ -12,9 +12,10 @@ import type { StoredItem } from '../../protocol/output-items';
 import type { ConversationItem } from '../../chat/chat-format';
 import { Codes } from '../../shared/error-codes';
 import { isWebSearch } from '../model-view/builtin-functions';
+import { clientToolFunctions } from '../model-view/client-tools';
 import { approvalRequests } from '../model-view/mcp-call-view';
 import { lookupModel, type ServedModel, type ServerState } from '../server-state';
-import { checkAllowedTools } from './allowed-tools';
+import { checkToolChoice } from './tool-choice';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
@@ -120,17 +121,6 @@ export async function finalPlan(state: ServerState, prepared: PreparedRequest, s
   return { plan, promptTokens };
 }
 
-function checkToolChoice(request: CreateResponseRequest): void {
-  const choice = request.tool_choice;
-  const names = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
-  if (choice === 'required' && (request.tools ?? []).length > 0) return;
-  if (choice === 'required' && names.size === 0)
-    throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
-  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
-  if (typeof choice === 'object' && !names.has(choice.name))
-    throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
-}
-
 /** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
 function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): void {
   const tools = request.tools ?? [];
@@ -156,6 +146,22 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
         `tools[${i}].name`,
         Codes.invalidValue,
       );
+  });
+  // Every tool is one or more functions to the model: no two may share a name (`shell`, `<namespace>__<name>`, …).
+  const seen = new Map<string, number>();
+  tools.forEach((tool, i) => {
+    if (tool.type !== 'function' && clientToolFunctions(tool).length === 0) return;
+    const names = tool.type === 'function' ? [tool.name] : clientToolFunctions(tool).map((f) => f.spec.name);
+    for (const name of names) {
+      const earlier = seen.get(name);
+      if (earlier !== undefined || builtinNames.has(name))
+        throw invalidRequest(
+          `Two tools would both be called '${name}' (tools[${earlier ?? i}] and tools[${i}]; a namespace's tools are called '<namespace>__<name>'): rename one.`,
+          `tools[${i}]`,
+          Codes.invalidValue,
+        );
+      seen.set(name, i);
+    }
   });
 }
 

@@ -74,6 +74,7 @@ export class ResponseRun {
       annotate: (text) => citationsFor(text, this.pages),
       ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
       logprobs: plan.generation.topLogprobs !== undefined,
+      clientTools: plan.clientTools,
     });
     this.done = this.execute();
   }
