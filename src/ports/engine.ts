@@ -11,6 +11,9 @@
  */
 import type { Rendered } from '../chat/chat-format';
 
+/** The grammar syntaxes of OpenAI's custom tools. */
+export type GrammarSyntax = 'lark' | 'regex';
+
 // Engines report load progress in the wire's shape (`protocol/local-status.ts`, one
 // definition); re-exported so an engine's options can name it next to the port.
 export type { LoadProgress } from '../protocol/local-status';
@@ -142,6 +145,13 @@ export interface Engine {
   readonly reportsLogprobs?: boolean;
   /** The most alternatives per token (`topLogprobs`) it can report; absent: OpenAI's 20. */
   readonly maxTopLogprobs?: number;
+  /**
+   * The grammar syntaxes of `custom` tools (`format: {type: "grammar", syntax}`) this engine
+   * constrains a call's input with (`GenerateRequest.toolGrammars`). Absent or without a
+   * syntax: a request with such a grammar is refused with a 400 naming it — a call is never
+   * presented as constrained when it was not.
+   */
+  readonly grammarSyntaxes?: ReadonlySet<GrammarSyntax>;
   /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.

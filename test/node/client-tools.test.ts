@@ -216,3 +216,21 @@ describe('messages and outputs as clients send them', () => {
     expect(file).toMatchObject({ status: 400, error: { param: 'input[0].output[0].type' } });
   });
 });
+
+describe('custom tool grammars', () => {
+  test('test-scripted cannot honour a grammar: a 400 naming the syntax, for a custom tool and a namespace’s', async () => {
+    local = await localClient();
+    const regex = { type: 'grammar' as const, syntax: 'regex' as const, definition: '\\d+' };
+    const top = await local.client.responses.create({ model, input: 'x', tools: [{ type: 'custom', name: 'digits', format: regex }] }).catch((e: unknown) => e as { status: number; error: { param: string; code: string; message: string } });
+    expect(top).toMatchObject({ status: 400, error: { param: 'tools[0].format.syntax', code: 'unsupported_parameter' } });
+    expect(top.error!.message).toMatch(/regex grammar, which the model 'test-scripted' cannot be held to/);
+    const lark = { type: 'grammar' as const, syntax: 'lark' as const, definition: 'start: "a"' };
+    const inNamespace = await local.client.responses
+      .create({ model, input: 'x', tools: [{ type: 'namespace', name: 'ns', description: 'd', tools: [{ type: 'custom', name: 'c', format: lark }] }] })
+      .catch((e: unknown) => e as { status: number; error: { param: string } });
+    expect(inNamespace).toMatchObject({ status: 400, error: { param: 'tools[0].tools[0].format.syntax' } });
+    // A tool the model is not shown this turn is no obstacle.
+    const off = await local.client.responses.create({ model, input: 'x', tools: [{ type: 'custom', name: 'digits', format: regex }], tool_choice: 'none' });
+    expect(off.status).toBe('completed');
+  });
+});

@@ -16,6 +16,7 @@ import { clientToolFunctions } from '../model-view/client-tools';
 import { approvalRequests } from '../model-view/mcp-call-view';
 import { lookupModel, type ServedModel, type ServerState } from '../server-state';
 import { checkToolChoice } from './tool-choice';
+import { checkToolGrammars } from './tool-grammars';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
@@ -61,6 +62,7 @@ export async function prepareRequest(state: ServerState, body: unknown, options:
   checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);
+  checkToolGrammars(request, model);
 
   const { conversationId, history, input } = await readRequestContext(state, request, options.cachedChain);
   if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
