@@ -99,12 +99,14 @@ function toMessages(items: ConversationItem[]): ChatMessage[] {
   const lastUser = items.findLastIndex((item) => item.type === 'message' && item.role === 'user');
   let assistant: AssistantTurn | null = null;
   let outputs: string[] = [];
+  let outputImages: string[] = [];
 
   const flush = () => {
     if (assistant) messages.push({ role: 'assistant', content: assistantContent(assistant) });
-    if (outputs.length > 0) messages.push({ role: 'user', content: outputs.join('\n') });
+    if (outputs.length > 0) messages.push({ role: 'user', content: outputs.join('\n'), ...(outputImages.length ? { images: outputImages } : {}) });
     assistant = null;
     outputs = [];
+    outputImages = [];
   };
   /** The open assistant turn if `item` may still join it, else a fresh one. */
   const turnFor = (joins: (turn: AssistantTurn) => boolean): AssistantTurn => {
@@ -121,7 +123,7 @@ function toMessages(items: ConversationItem[]): ChatMessage[] {
         if (item.role === 'assistant') turnFor(isEmpty).text = item.text;
         else {
           flush();
-          messages.push({ role: item.role === 'user' ? 'user' : 'system', content: item.text });
+          messages.push({ role: item.role === 'user' ? 'user' : 'system', content: item.text, ...(item.images?.length ? { images: item.images } : {}) });
         }
         break;
       case 'reasoning':
@@ -134,6 +136,7 @@ function toMessages(items: ConversationItem[]): ChatMessage[] {
       case 'function_call_output':
         if (assistant) flush();
         outputs.push(`<tool_response>\n${item.output}\n</tool_response>`);
+        if (item.images?.length) outputImages.push(...item.images);
         break;
     }
   });

@@ -36,6 +36,8 @@ export interface ModelInfo {
   /** GPU memory the model needs once loaded, when known. */
   vram_bytes?: number;
   capabilities?: { tools: boolean; reasoning: boolean };
+  /** What the model reads besides text: `image` for models that see (`input_image`). Absent: text only. */
+  input_modalities?: Array<'text' | 'image'>;
 }
 
 export interface GenerateRequest {

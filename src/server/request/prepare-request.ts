@@ -17,6 +17,7 @@ import { approvalRequests } from '../model-view/mcp-call-view';
 import { lookupModel, type ServedModel, type ServerState } from '../server-state';
 import { checkToolChoice } from './tool-choice';
 import { checkToolGrammars } from './tool-grammars';
+import { checkImageInputs } from './image-inputs';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
@@ -68,6 +69,7 @@ export async function prepareRequest(state: ServerState, body: unknown, options:
   if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
+  checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
   const mcpApprovals = approvalsOf(request, history, input);
   const window = [...history, ...input];
   const conversation = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
