@@ -4,6 +4,7 @@
  * reasoning / text / tool-call events, once, for every engine.
  */
 import type { ChatMessage } from './chat-message';
+import type { CallSyntax } from './grammar/call-grammar';
 
 /** A function tool as the model is told about it. */
 export interface ToolSpec {
@@ -91,4 +92,10 @@ export interface ChatFormat {
   readonly name: string;
   render(input: RenderInput): Rendered;
   createParser(options: ParserOptions): StreamParser;
+  /**
+   * How the family writes a tool call, for engines that constrain output with a grammar (a
+   * custom tool's grammar: `grammar/call-grammar.ts`). Absent: its calls cannot be
+   * constrained, and a request with a custom tool grammar is refused.
+   */
+  readonly callSyntax?: CallSyntax;
 }

@@ -14,6 +14,7 @@ import type { ChatMessage } from './chat-message';
 import { parseHermesToolCall } from './hermes-tool-call';
 import { pythonJsonDumps } from './python-json';
 import { createTagStreamParser, type TagGrammar, type TagStreamParser } from './stream-parser';
+import type { CallSyntax } from './grammar/call-grammar';
 
 const QWEN25_DEFAULT_SYSTEM = 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.';
 
@@ -22,10 +23,18 @@ const QWEN_GRAMMAR: TagGrammar = {
   toolCall: { open: '<tool_call>', close: '</tool_call>', parse: parseHermesToolCall },
 };
 
+/** A call as the template writes it: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>` (grammars constrain calls in this form). */
+export const QWEN_CALL_SYNTAX: CallSyntax = {
+  open: '<tool_call>',
+  frame: (name) => ({ before: `<tool_call>\n{"name": ${JSON.stringify(name)}, "arguments": `, after: '}\n</tool_call>' }),
+  reasoning: { open: '<think>', close: '</think>' },
+};
+
 export const qwenFormat: ChatFormat = {
   name: 'qwen',
   render: renderQwen,
   createParser: createQwenParser,
+  callSyntax: QWEN_CALL_SYNTAX,
 };
 
 /** The parser behind `qwenFormat.createParser`, typed with its extra `toolCallSpans()`. */

@@ -10,6 +10,7 @@
  * measures exactly what the engine will feed its model.
  */
 import type { Rendered } from '../chat/chat-format';
+import type { Grammar } from '../chat/grammar/grammar';
 
 /** The grammar syntaxes of OpenAI's custom tools. */
 export type GrammarSyntax = 'lark' | 'regex';
@@ -59,6 +60,13 @@ export interface GenerateRequest {
   stop?: string[];
   /** Structured output constraint, already reduced to a JSON schema (or `{}` for any JSON object). */
   jsonSchema?: Record<string, unknown>;
+  /**
+   * The whole output's grammar, when a custom tool's grammar constrains its input: text and
+   * calls in the chat family's syntax, each custom tool's input in its grammar's language
+   * (`chat/grammar/call-grammar.ts`; print it with `printGrammar`). Only sent to engines whose
+   * `grammarSyntaxes` has the tools' syntaxes.
+   */
+  outputGrammar?: Grammar;
   /**
    * Report each token's log probability with this many most likely alternatives (0–20) on
    * every delta (`EngineDelta.logprobs`). Absent: no logprobs. Only sent to engines whose

@@ -9,6 +9,7 @@ import type { GenerateRequest } from '../../ports/engine';
 import type { CatalogEntry } from './catalog';
 import type { ChatMessage } from '../../chat/chat-message';
 import { estimateTokens } from '../token-estimate';
+import { printGrammar } from '../../chat/grammar/print-grammar';
 
 /**
  * Tokens web-llm's conversation templates add per message (role header and end markers: 4–5
@@ -111,6 +112,8 @@ request: GenerateRequest,
     const schema = Object.keys(request.jsonSchema).length === 0 ? { type: 'object' } : request.jsonSchema;
     body.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
   }
+  // A custom tool's grammar holds the whole output to the call grammar (chat/grammar/call-grammar.ts).
+  if (request.outputGrammar) body.response_format = { type: 'grammar', grammar: printGrammar(request.outputGrammar) };
   const thinking = webLlmThinking(request, entry);
   if (thinking !== undefined) body.extra_body = { enable_thinking: thinking };
   return body;

@@ -14,6 +14,7 @@ import { BUILTIN_BY_NAME, modelTools } from '../model-view/builtin-functions';
 import type { Includes } from '../output/include-filter';
 import { toolsInPlay } from './allowed-tools';
 import { forcedToolName } from './tool-choice';
+import { outputGrammarFor } from './output-grammar';
 import { clientCallFields, clientToolFunctions, type ClientToolTarget } from '../model-view/client-tools';
 import { withVerbosity } from './verbosity';
 import { listedEarlier, mcpServersOf, mcpToolSpec, type McpApproval, type McpServerPlan, type McpToolEntry } from './mcp-servers';
@@ -134,6 +135,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       const target = clientTools.get(name);
       return !target || clientCallFields(target, args) !== null;
     };
+    const outputGrammar = outputGrammarFor(format.callSyntax, tools, clientTools, request);
     return {
       model: request.model,
       tools,
@@ -143,7 +145,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       conversation,
       input: render(conversation),
       render,
-      generation,
+      generation: outputGrammar ? { ...generation, outputGrammar } : generation,
       ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
       ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
       maxToolRounds,

@@ -4,10 +4,24 @@
  * refused here, naming the tool's syntax: an unconstrained call must never pass for a
  * constrained one.
  */
+import { GrammarError, type Grammar } from '../../chat/grammar/grammar';
+import { larkToGrammar } from '../../chat/grammar/lark-grammar';
+import { regexToExpr } from '../../chat/grammar/regex-grammar';
 import type { CreateResponseRequest } from '../../protocol/create-request';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import type { ServedModel } from '../server-state';
+
+/** A custom tool's grammar read into a grammar; a 400 naming `param` (its definition) when it cannot be read. */
+export function parseToolGrammar(format: { syntax: 'lark' | 'regex'; definition: string }, param: string): Grammar {
+  try {
+    if (format.syntax === 'lark') return larkToGrammar(format.definition);
+    return { rules: { root: regexToExpr(format.definition, 'regex grammar') }, root: 'root' };
+  } catch (err) {
+    if (!(err instanceof GrammarError)) throw err;
+    throw invalidRequest(`Invalid '${param}': ${err.message}.`, param, Codes.invalidValue);
+  }
+}
 
 /** Each grammar of a custom tool the model will be shown, with where it is in the request. */
 export function customToolGrammars(request: CreateResponseRequest): Array<{ syntax: 'lark' | 'regex'; definition: string; name: string; param: string }> {
@@ -23,7 +37,8 @@ export function customToolGrammars(request: CreateResponseRequest): Array<{ synt
 
 export function checkToolGrammars(request: CreateResponseRequest, model: ServedModel): void {
   const honoured = model.engine.grammarSyntaxes ?? new Set();
-  for (const grammar of customToolGrammars(request)) {
+  const grammars = customToolGrammars(request);
+  for (const grammar of grammars) {
     if (honoured.has(grammar.syntax)) continue;
     const can = honoured.size ? ` It honours ${[...honoured].join(' and ')} grammars.` : ' It honours no grammars.';
     throw invalidRequest(
@@ -32,4 +47,16 @@ export function checkToolGrammars(request: CreateResponseRequest, model: ServedM
       Codes.unsupportedParameter,
     );
   }
+  if (grammars.length === 0) return;
+  const [first] = grammars;
+  if (!model.format.callSyntax)
+    throw invalidRequest(
+      `The custom tool '${first!.name}' has a grammar, but the model '${model.info.id}' writes its tool calls in a form (its '${model.format.name}' chat format) this runtime cannot constrain. Use format {"type": "text"}, or a Qwen-family model.`,
+      first!.param,
+      Codes.unsupportedParameter,
+    );
+  if (request.text?.format?.type === 'json_schema' || request.text?.format?.type === 'json_object')
+    throw invalidRequest("A custom tool grammar and structured output (text.format) cannot constrain one generation together: send one of them.", 'text.format', Codes.unsupportedParameter);
+  // Read each now: a grammar that cannot be read is refused before anything runs.
+  for (const grammar of grammars) parseToolGrammar(grammar, grammar.param.replace(/syntax$/, 'definition'));
 }
