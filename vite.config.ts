@@ -43,7 +43,7 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
  * engine), the chunks the runtime worker imports only when a feature is first used
  * (`assets/deferred/`, see `worker.rolldownOptions`: web-llm, wllama, web search's reader)
  * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
- * background once the app is ready (src/pwa/offline-files.ts), or at first use.
+ * background after the runtime's first answer (src/pwa/offline-files.ts), or at first use.
  */
 const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'icons/*-512.png'];
 /** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
@@ -77,6 +77,8 @@ async function precacheAppShell(outDir: string): Promise<void> {
 /** Lazy chunks named for their package where their own name (`esm`, `index`) says nothing. */
 function deferredChunkName(moduleIds: readonly string[]): string {
   if (moduleIds.some((id) => id.includes('/@wllama/'))) return 'wllama';
+  // A GGUF's own chat template (Jinja): parsed when a CPU model loads.
+  if (moduleIds.some((id) => id.includes('/@huggingface/jinja/'))) return 'wllama-template';
   if (moduleIds.some((id) => id.includes('/@mlc-ai/web-llm/'))) return 'web-llm';
   return '[name]';
 }

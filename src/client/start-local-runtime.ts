@@ -87,7 +87,7 @@ export interface LocalRuntime {
   readonly serviceWorker: boolean;
   /**
    * The files the app started without (Python, the CPU engine): the service worker fetches
-   * them after the start, and reports which are kept offline yet.
+   * them once the runtime has given its first answer, and reports which are kept offline yet.
    */
   readonly offlineFiles: OfflineFilesWatch;
 }
@@ -110,6 +110,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   const peerLockName = newLockName(PEER_LOCK_PREFIX);
   const peerLock = holdLifetimeLock(peerLockName).then(() => peerLockName);
   let host: RuntimeHost | undefined;
+  // The first answer of the runtime this tab runs (now or after taking over from another tab).
+  let firstAnswer!: () => void;
+  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 
   // Listen before registering: a restarted SW may ask for a port at any time.
   container?.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -138,6 +141,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,
     });
+    void host.control.answered().then(firstAnswer, () => {});
     if (container?.controller) void host.offerPortTo(container.controller);
     // A new SW version took over: it starts without a port.
     container?.addEventListener('controllerchange', () => {
@@ -161,8 +165,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       isLeader: () => host !== undefined,
       control: () => host?.control,
       serviceWorker: container?.controller != null,
-      // Only now: the deferred files must not compete with the start for the network.
-      offlineFiles: keepOfflineFiles(container),
+      // Asked for by the tab that runs the runtime, after its first answer: the deferred
+      // files must compete neither with the start nor with what that answer needs.
+      offlineFiles: keepOfflineFiles(container, answered),
     }),
   );
   setCurrentRuntime(answering);

@@ -17,6 +17,8 @@ import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
 import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { preferredEngine } from './preferred-engine';
+import { createRuntimeTools } from '../tools/runtime-tools';
+import type { ResponseObject } from '../protocol/response-object';
 
 export interface LocalServerOptions {
   /** Builtin tools (code interpreter, web search); see tools/runtime-tools.ts. */
@@ -38,6 +40,8 @@ export interface LocalServerOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
   cpu?: CpuEngineOptions;
+  /** Told when a response has completed (or ended `incomplete`): an answer was given. */
+  onAnswer?: () => void;
 }
 
 export type LocalServer = ResponsesServer;
@@ -52,32 +56,48 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     ...(options.requestPersist ? { requestPersist: options.requestPersist } : {}),
   });
   // `/v1/models` gives the sizes of the build this device loads (q4f32 without shader-f16),
-  // so the GPU is detected first, while the store opens.
-  const [store, keys, gpu] = await Promise.all([
+  // so the GPU is detected first, while the store opens. The CPU engine (GGUF files side by
+  // side in the same mirror, `{modelBase}/{file}`) is opt-in and imported only then, so an
+  // app on web-llm alone never loads it; meanwhile too, not after (its catalog lists its
+  // models; llama.cpp itself is imported when a model is loaded). Its models are
+  // `recommended` when WebGPU is not usable.
+  const [store, keys, gpu, cpu] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
+    options.cpuEngine ? import('./wllama-runtime') : undefined,
   ]);
-  // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`), opt-in
-  // and imported only then, so an app on web-llm alone never loads it; its models are
-  // `recommended` when WebGPU is not usable.
   // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
   const isolation = isolationStatus();
   const threads = cpuThreads({ isolated: isolation.crossOriginIsolated, cores: navigator.hardwareConcurrency, requested: options.cpu?.threads });
-  const cpu = options.cpuEngine ? await import('./wllama-runtime') : undefined;
   const wllama = cpu && options.cpuEngine
     ? cpu.createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
     : undefined;
   const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, ...(wllama ? [wllama] : [])];
-  // Imported only when a tool is on (web search and MCP carry an HTML parser and the MCP SDK).
-  const tools = anyToolEnabled(options.tools)
-    ? await (await import('../tools/runtime-tools')).createRuntimeTools(options.tools ?? {}, { origin: self.location.origin })
-    : {};
+  // Each tool's code is imported at its first call (web search and MCP carry an HTML parser
+  // and the MCP SDK): nothing of it is on the way to the runtime's start or first answer.
+  const tools = anyToolEnabled(options.tools) ? createRuntimeTools(options.tools ?? {}, { origin: self.location.origin }) : {};
   // Downloads, cache and status for the engines' models; GPU and storage as web-llm sees them.
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
-  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
+  const onAnswer = options.onAnswer;
+  return createResponsesServer({
+    store,
+    keys,
+    engines,
+    formats: chatFormats,
+    tools,
+    modelManager,
+    preferredEngine: preferredEngine(gpu),
+    retention,
+    ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
+  });
+}
+
+/** Whether a response that ended gave an answer (a failed or cancelled one did not). */
+function answered(response: ResponseObject): boolean {
+  return response.status === 'completed' || response.status === 'incomplete';
 }
 
 /** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */

@@ -10,6 +10,7 @@ import type { ChatFormat } from '../chat/chat-format';
 import type { Engine } from '../ports/engine';
 import { errorResponse } from '../protocol/error-response';
 import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { ApiError, describeError } from '../shared/api-error';
 import { HeldWritesStore } from './held-writes-store';
 import { INTERRUPTED } from './run/response-run';
@@ -69,6 +70,8 @@ export interface ResponsesServerOptions {
    * Default: a key in memory, so sealed reasoning opens only while this server lives.
    */
   keys?: KeyStore;
+  /** Told each response's end (terminal and stored when stored), e.g. to fetch what was deferred until a first answer. */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export interface ResponsesServer {
@@ -174,6 +177,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     retentionRanAt: 0,
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
+    ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
   };
   // Whatever an earlier runtime left running can never finish now. None of this upkeep may
   // keep the runtime from starting (storage full, a row it cannot read): a failure is

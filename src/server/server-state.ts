@@ -2,6 +2,7 @@
 import type { ChatFormat } from '../chat/chat-format';
 import type { Engine, ModelInfo } from '../ports/engine';
 import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { notFound } from '../shared/api-error';
 import { EngineQueue } from './run/engine-queue';
 import type { ResponseRun } from './run/response-run';
@@ -43,6 +44,8 @@ export interface ServerState {
   retentionRanAt: number;
   /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
   preferredEngine?: string;
+  /** Told each response's end (see `ResponsesServerOptions.onRunEnded`). */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {

@@ -31,11 +31,11 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves `dist/` (run `vite build` first) like `npm start` does. */
-export async function serveDist(): Promise<Served> {
+/** Serves `dist/` (run `vite build` first) like `npm start` does; of another checkout at `from` (benchmarks' baseline). */
+export async function serveDist(from: string = root): Promise<Served> {
   // The project's vite.config.ts applies, as for `npm start` (e.g. no CORS headers).
   const server = await preview({
-    root,
+    root: from,
     logLevel: 'warn',
     preview: { host: '127.0.0.1', port: 0, strictPort: true },
   });
