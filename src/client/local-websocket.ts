@@ -153,7 +153,11 @@ export class LocalWebSocket extends EventTarget {
       const m = event.data;
       if (m.type === 'opened') {
         clearTimeout(timer);
-        if (this.#state === CLOSING) return this.#fail(); // closed while connecting
+        if (this.#state === CLOSING) {
+          // Closed while connecting: the runtime's end goes too, then the connection fails (as a browser reports it).
+          this.#post({ type: 'close', code: 1000, reason: '' });
+          return this.#fail();
+        }
         this.#state = OPEN;
         // The runtime's tab closed: the connection drops without a close frame.
         whenLockReleased(m.runtimeLock, this.#over.signal).then(

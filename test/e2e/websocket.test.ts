@@ -246,3 +246,18 @@ test('1,000 turns on one connection (8,000+ frames) leave no memory behind in th
   for (const url of workers) expect(grown(before.workers[url] ?? 0, after.workers[url]!), url).toBeLessThan(1_500_000);
   await context.close();
 });
+
+test('closed before it opened: error and close 1006 in the page, and the runtime’s end is closed too (no turn runs)', async () => {
+  const result = await page.evaluate(async () => {
+    const ws = new WebSocket(window.wsKit!.socketUrl());
+    const events: string[] = [];
+    ws.addEventListener('error', () => events.push('error'));
+    const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
+    ws.close();
+    const code = await closed;
+    // The connection is usable again from a fresh socket.
+    const again = await (await window.wsKit!.Connection.open()).create({ model: 'test-scripted', input: 'after' });
+    return { code, events, state: ws.readyState, again: (again.at(-1)!.response as { output_text: string }).output_text };
+  });
+  expect(result).toEqual({ code: 1006, events: ['error'], state: 3, again: 'You said: after' });
+});
