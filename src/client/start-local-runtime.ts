@@ -4,7 +4,7 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { CpuEngineAssets, CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -60,6 +60,12 @@ export interface StartLocalRuntimeOptions {
    * stored runtime options', else all cores.
    */
   cpu?: CpuEngineOptions;
+  /**
+   * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
+   * search (an id `/v1/models` lists with `type: "embedding"`). Default: the stored runtime
+   * options', else none (keyword search, no model needed).
+   */
+  fileSearch?: FileSearchOptions;
   /**
    * URL of the service worker script (root scope): the package's ready `sw.js`, or your own
    * that calls `handleLocalResponsesFetch` (`local-responses/sw`). Default `/sw.js`.
@@ -130,6 +136,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     const stored = storedRuntimeOptions();
     const retention = options.retention ?? stored.retention;
     const cpu = options.cpu ?? stored.cpu;
+    const fileSearch = options.fileSearch ?? stored.fileSearch;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
       ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
@@ -138,6 +145,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       tools: options.tools ?? stored.tools ?? NO_TOOLS,
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
+      ...(fileSearch ? { fileSearch } : {}),
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,
     });

@@ -12,12 +12,11 @@ export const InputImage = z.object({
   detail: z.enum(['low', 'high', 'auto', 'original']),
 });
 export type InputImage = z.infer<typeof InputImage>;
+/** A file in a message or a tool output, as stored and listed: by id, or inline (`file_data` as sent). */
 export const InputFile = z.object({
   type: z.literal('input_file'),
-  file_id: z.string().nullish(),
-  file_data: z.string().optional(),
-  file_url: z.string().optional(),
+  file_id: z.string().nullable(),
   filename: z.string().optional(),
-  detail: z.enum(['low', 'high', 'auto']).optional(),
+  file_data: z.string().optional(),
 });
 export type InputFile = z.infer<typeof InputFile>;

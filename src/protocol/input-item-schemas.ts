@@ -28,7 +28,7 @@ export const OutputTextPart = z.strictObject({
 });
 export const RefusalPart = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
 
-const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, OutputTextPart, RefusalPart]);
+const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, InputFilePart, OutputTextPart, RefusalPart]);
 
 export const InputMessage = z.strictObject({
   type: z.literal('message').default('message'),
@@ -95,6 +95,25 @@ export const CompactionItem = z.strictObject({
   created_by: z.string().nullish(),
 });
 
+/** A `file_search_call` of an earlier response, passed back (OpenAI's input items include it). */
+export const FileSearchCallItem = z.strictObject({
+  type: z.literal('file_search_call'),
+  id: z.string().min(1),
+  queries: z.array(z.string()).max(100),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
+  results: z
+    .array(
+      z.strictObject({
+        file_id: z.string().optional(),
+        filename: z.string().optional(),
+        score: z.number().optional(),
+        text: z.string().optional(),
+        attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullish(),
+      }),
+    )
+    .nullish(),
+});
+
 export const ItemReference = z.strictObject({
   type: z.literal('item_reference'),
   id: z.string().min(1),
@@ -110,6 +129,7 @@ export const InputItem = z.preprocess(
     ReasoningItem,
     McpApprovalResponseItem,
     CompactionItem,
+    FileSearchCallItem,
     ItemReference,
     CustomToolCallInput,
     CustomToolCallOutputInput,

@@ -18,6 +18,18 @@ export const UrlCitation = z.object({
 
 export type UrlCitation = z.infer<typeof UrlCitation>;
 
+/** A source file of the answer (file search): `index` is where in the text the citation stands. */
+export const FileCitation = z.object({
+  type: z.literal('file_citation'),
+  file_id: z.string(),
+  filename: z.string(),
+  index: z.number().int(),
+});
+export type FileCitation = z.infer<typeof FileCitation>;
+
+export const Annotation = z.union([UrlCitation, FileCitation]);
+export type Annotation = z.infer<typeof Annotation>;
+
 /** A candidate token and its log probability (OpenAI's `Logprob.TopLogprob`). */
 export const TopLogprob = z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number().int().min(0).max(255)) });
 /** A sampled token of output text, its log probability and the most likely alternatives (OpenAI's `Logprob`). */
@@ -27,7 +39,7 @@ export type Logprob = z.infer<typeof Logprob>;
 export const OutputText = z.object({
   type: z.literal('output_text'),
   text: z.string(),
-  annotations: z.array(UrlCitation),
+  annotations: z.array(Annotation),
   /** Only with `include: ["message.output_text.logprobs"]`: the tokens of `text`, in order. */
   logprobs: z.array(Logprob).optional(),
 });
@@ -56,7 +68,7 @@ export const StoredInputMessage = z.object({
   id: z.string(),
   role: z.enum(['user', 'system', 'developer']),
   status: ItemStatus,
-  content: z.array(z.union([InputText, InputImage])),
+  content: z.array(z.union([InputText, InputImage, InputFile])),
 });
 export type StoredInputMessage = z.infer<typeof StoredInputMessage>;
 
@@ -119,6 +131,26 @@ export const WebSearchCall = z.object({
   action: WebSearchAction,
 });
 export type WebSearchCall = z.infer<typeof WebSearchCall>;
+
+/** One passage a file search found (`results`, only with `include: ["file_search_call.results"]`). */
+export const FileSearchResult = z.object({
+  file_id: z.string(),
+  filename: z.string(),
+  score: z.number(),
+  text: z.string(),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+});
+export type FileSearchResult = z.infer<typeof FileSearchResult>;
+
+export const FileSearchCall = z.object({
+  type: z.literal('file_search_call'),
+  id: z.string(),
+  queries: z.array(z.string()),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
+  /** Kept in storage; shown only when the request asked `include: ["file_search_call.results"]`. */
+  results: z.array(FileSearchResult).nullable(),
+});
+export type FileSearchCall = z.infer<typeof FileSearchCall>;
 
 /** The tools an MCP server offered (after `allowed_tools`), or why they could not be listed. */
 export const McpListTools = z.object({
@@ -194,6 +226,7 @@ export const OutputItem = z.discriminatedUnion('type', [
   Reasoning,
   CodeInterpreterCall,
   WebSearchCall,
+  FileSearchCall,
   McpListTools,
   McpCall,
   McpApprovalRequest,
@@ -214,6 +247,7 @@ export const StoredItem = z.union([
   Reasoning,
   CodeInterpreterCall,
   WebSearchCall,
+  FileSearchCall,
   McpListTools,
   McpCall,
   McpApprovalRequest,

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OutputItem } from './output-items';
 import { ApplyPatchTool, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
-import { CodeInterpreterTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
+import { CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
 export type ResponseStatus = z.infer<typeof ResponseStatus>;
@@ -79,6 +79,7 @@ export const ResponseObject = z.object({
       WebSearchTool,
       WebSearchPreviewTool,
       McpToolEcho,
+      FileSearchTool,
       CustomTool,
       NamespaceTool,
       ShellTool,

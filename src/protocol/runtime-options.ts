@@ -32,6 +32,18 @@ export interface RuntimeStartOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine: `threads` (default all cores, when cross-origin isolated; else 1). */
   cpu?: CpuEngineOptions;
+  /** File search: the embedding model new vector stores use (default none: keyword search). */
+  fileSearch?: FileSearchOptions;
+}
+
+/** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */
+export interface FileSearchOptions {
+  /**
+   * The embedding model (an id `/v1/models` lists with `type: "embedding"`) that vector stores
+   * created from now on embed their chunks with, for hybrid (keyword + embedding) search. A
+   * store keeps the model it was made with. Absent: keyword search only, no model needed.
+   */
+  embeddingModel?: string;
 }
 
 /** The CPU engine's runtime option (`startLocalRuntime({ cpu })`, or the stored runtime options). */

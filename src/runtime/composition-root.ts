@@ -9,13 +9,18 @@ import { cpuThreads } from '../engine/cpu-threads';
 import { isolationStatus } from '../engine/cross-origin-isolation';
 import { BrowserDeviceStatus } from '../engine/device-status';
 import { ScriptedEngine } from '../engine/scripted-engine';
-import { WebLlmEngine, WebLlmModels } from '../engine/webllm';
+import { WEBLLM_EMBEDDING_CATALOG, WebLlmEmbedder, WebLlmEngine, WebLlmModels } from '../engine/webllm';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
 import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { openIdbFileStore } from '../store/idb-file-store';
+import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
+import { lazyMinisearchIndexes } from '../tools/file-search/lazy-indexes';
+import { TestEmbedder } from '../engine/test-embedder';
+import type { Embedder } from '../ports/embedder';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
 import type { ResponseObject } from '../protocol/response-object';
@@ -40,6 +45,8 @@ export interface LocalServerOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
   cpu?: CpuEngineOptions;
+  /** File search: the embedding model new vector stores use. */
+  fileSearch?: FileSearchOptions;
   /** Told when a response has completed (or ended `incomplete`): an answer was given. */
   onAnswer?: () => void;
 }
@@ -61,11 +68,12 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // app on web-llm alone never loads it; meanwhile too, not after (its catalog lists its
   // models; llama.cpp itself is imported when a model is loaded). Its models are
   // `recommended` when WebGPU is not usable.
-  const [store, keys, gpu, cpu] = await Promise.all([
+  const [store, keys, gpu, cpu, fileStore] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
     options.cpuEngine ? import('./wllama-runtime') : undefined,
+    openIdbFileStore(options.dbName ? { name: options.dbName } : {}),
   ]);
   // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
   const isolation = isolationStatus();
@@ -81,6 +89,17 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
+  const cpuOptions = options.cpuEngine ? { wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) } : undefined;
+  // Embedding models: web-llm's on the GPU, the CPU engine's GGUF ones, and test-embedding with the test models.
+  const gpuEmbedders = WEBLLM_EMBEDDING_CATALOG.map((entry) => new WebLlmEmbedder(entry, options.modelBase ? { modelBase: options.modelBase } : {}));
+  const embedders: Embedder[] = [...(options.testModels ? [new TestEmbedder()] : []), ...gpuEmbedders, ...(cpu && cpuOptions ? cpu.createWllamaEmbedders(cpuOptions) : [])];
+  // Uploaded files are parsed in a worker of their own, one per file (tools/file-search/).
+  const files = {
+    store: fileStore,
+    extractor: createWorkerExtractor(),
+    indexes: lazyMinisearchIndexes,
+    ...(options.fileSearch?.embeddingModel ? { embeddingModel: options.fileSearch.embeddingModel } : {}),
+  };
   const onAnswer = options.onAnswer;
   return createResponsesServer({
     store,
@@ -91,6 +110,8 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     modelManager,
     preferredEngine: preferredEngine(gpu),
     retention,
+    embedders,
+    files,
     ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
   });
 }

@@ -51,6 +51,7 @@ const control: RuntimeControl = {
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
           onAnswer: () => firstAnswer(),
         }),

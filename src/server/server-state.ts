@@ -12,6 +12,8 @@ import type { RetentionPolicy } from '../protocol/runtime-options';
 import { Codes } from '../shared/error-codes';
 import type { ReasoningSealer } from './sealing/encrypted-reasoning';
 import type { CompactionSealer } from './sealing/compaction-sealer';
+import type { Embedder } from '../ports/embedder';
+import type { FilesState } from './files/files-state';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -44,6 +46,10 @@ export interface ServerState {
   retentionRanAt: number;
   /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
   preferredEngine?: string;
+  /** Embedding models (`/v1/embeddings`, file search), by id. */
+  embedders: ReadonlyMap<string, Embedder>;
+  /** Files, vector stores and file search; absent in a runtime without a file store. */
+  files?: FilesState;
   /** Told each response's end (see `ResponsesServerOptions.onRunEnded`). */
   onRunEnded?: (response: ResponseObject) => void;
 }

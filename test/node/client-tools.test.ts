@@ -202,18 +202,31 @@ describe('messages and outputs as clients send them', () => {
     expect(items.map((i) => i.phase ?? null)).toEqual(['commentary', 'final_answer', null]);
   });
 
-  test('function_call_output with text and image parts is accepted; an input_file part is a 400 naming it', async () => {
-    local = await localClient();
-    const tools = [{ type: 'function' as const, name: 'snap', parameters: null, strict: false }];
-    const first = await local.client.responses.create({ model, input: script([call('snap', {}), 'Seen.']), tools });
-    const callId = (first.output[0] as { call_id: string }).call_id;
-    const output = [{ type: 'input_text' as const, text: 'a picture' }];
-    const next = await local.client.responses.create({ model, previous_response_id: first.id, tools, input: [{ type: 'function_call_output', call_id: callId, output }] });
+  test('function_call_output and custom_tool_call_output with text and file parts: a file is shown as its text, as in messages', async () => {
+    const engine = new RecordingEngine();
+    local = await localClient({ engine, files: true });
+    const tools = [{ type: 'function' as const, name: 'snap', parameters: null, strict: false }, { type: 'custom' as const, name: 'grab' }];
+    const first = await local.client.responses.create({ model, input: script([call('snap', {}) + call('grab', { input: 'x' }), 'Seen.']), tools });
+    const [fn, custom] = first.output as Array<{ call_id: string }>;
+    const file = { type: 'input_file' as const, file_data: 'data:text/plain;base64,aGVsbG8gZmlsZQ==', filename: 'a.txt' };
+    const next = await local.client.responses.create({
+      model,
+      previous_response_id: first.id,
+      tools,
+      input: [
+        { type: 'function_call_output', call_id: fn!.call_id, output: [{ type: 'input_text', text: 'a picture' }, file] },
+        { type: 'custom_tool_call_output', call_id: custom!.call_id, output: [file] },
+      ],
+    });
     expect(next.output_text).toBe('Seen.');
-    const file = await local.client.responses
-      .create({ model, previous_response_id: first.id, tools, input: [{ type: 'function_call_output', call_id: callId, output: [{ type: 'input_file', file_data: 'data:text/plain;base64,aGk=', filename: 'a.txt' }] }] })
+    expect(lastPrompt(engine)).toContain('<tool_response>\na picture\n[File: a.txt]\nhello file\n[End of file: a.txt]\n</tool_response>');
+    // Stored as sent (the file part, not its text).
+    const stored = (await local.client.responses.inputItems.list(next.id, { order: 'asc' })).data[0] as { output: Array<{ type: string }> };
+    expect(stored.output.map((p) => p.type)).toEqual(['input_text', 'input_file']);
+    const byUrl = await local.client.responses
+      .create({ model, previous_response_id: first.id, tools, input: [{ type: 'function_call_output', call_id: fn!.call_id, output: [{ type: 'input_file', file_url: 'https://example.com/a.pdf' }] }] })
       .catch((e: unknown) => e as { status: number; error: { param: string } });
-    expect(file).toMatchObject({ status: 400, error: { param: 'input[0].output[0].type' } });
+    expect(byUrl).toMatchObject({ status: 400, error: { param: 'input[0].output[0].file_url' } });
   });
 });
 

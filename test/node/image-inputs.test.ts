@@ -60,10 +60,21 @@ test('to a model that cannot see, an image is a 400 naming the model and the par
   expect(later.error.message).toMatch(/the conversation it continues has an image/);
 });
 
-test('an image named by file_id is a 400 (no Files API here): send it as a URL', async () => {
-  local = await localClient();
-  const err = (await local.client.responses
-    .create({ model: 'test-scripted-vision', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_123', detail: 'auto' }] }] })
+test('an image named by file_id: an uploaded image is shown to a model that sees as its bytes; another file is a 400', async () => {
+  const engine = new RecordingEngine();
+  local = await localClient({ engine, files: true });
+  const bytes = Buffer.from(png.slice(png.indexOf(',') + 1), 'base64');
+  const image = await local.client.files.create({ file: new File([bytes], 'dot.png', { type: 'image/png' }), purpose: 'vision' });
+  const seen = await local.client.responses.create({ model: 'test-scripted-vision', input: [{ role: 'user', content: [{ type: 'input_text', text: 'This?' }, { type: 'input_image', file_id: image.id, detail: 'auto' }] }] });
+  expect(seen.output_text).toBe('You said: This? [1 image]');
+  expect(engine.requests.at(-1)!.input.messages.at(-1)!.images).toEqual([png]);
+  const text = await local.client.files.create({ file: new File(['hi'], 'a.txt', { type: 'text/plain' }), purpose: 'user_data' });
+  const notImage = (await local.client.responses
+    .create({ model: 'test-scripted-vision', input: [{ role: 'user', content: [{ type: 'input_image', file_id: text.id, detail: 'auto' }] }] })
     .catch((e: unknown) => e)) as Err;
-  expect(err).toMatchObject({ status: 400, error: { param: 'input[0].content[0].file_id' } });
+  expect(notImage).toMatchObject({ status: 400, error: { param: 'input[0].content[0].file_id' } });
+  const missing = (await local.client.responses
+    .create({ model: 'test-scripted-vision', input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_nope', detail: 'auto' }] }] })
+    .catch((e: unknown) => e)) as Err;
+  expect(missing).toMatchObject({ status: 404, error: { param: 'input[0].content[0].file_id' } });
 });

@@ -62,7 +62,7 @@ export interface RuntimeSettings {
   /** Model mirror (`localStorage['local-responses/model-base']`, see src/client/model-base.ts). */
   modelBase?: string;
   /** Stored runtime options (`localStorage['local-responses/runtime-options']`, see src/client/stored-runtime-options.ts). */
-  options?: { tools?: unknown; bodyMode?: 'stream' | 'chunks'; cpu?: { threads?: number } };
+  options?: { tools?: unknown; bodyMode?: 'stream' | 'chunks'; cpu?: { threads?: number }; fileSearch?: { embeddingModel?: string } };
 }
 
 /**

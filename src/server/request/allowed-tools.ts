@@ -51,6 +51,7 @@ function matches(allowed: AllowedTool, tool: Tool, tools: readonly Tool[]): bool
     case 'namespace':
       return false; // a whole namespace: see matchesMember
     case 'code_interpreter':
+    case 'file_search':
     case 'shell':
     case 'apply_patch':
     case 'local_shell':

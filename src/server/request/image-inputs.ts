@@ -3,11 +3,13 @@
  * (`ModelInfo.input_modalities` has `image`). Sent to any other model, they are a 400 naming
  * the model and the part, never dropped: a model that answers as if no image was there
  * misleads whoever asked. Images the model is shown from earlier turns count too.
- * An image must come as a URL (`data:` or `https:`): `file_id`s need the Files API.
+ * An image comes as a URL (`data:` or `https:`) or as an uploaded file (`file_id`, an image
+ * file of the Files API), which the model is shown as a data URL.
  */
 import type { StoredItem } from '../../protocol/output-items';
-import { invalidRequest } from '../../shared/api-error';
+import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
+import type { FilesState } from '../files/files-state';
 import type { ServedModel } from '../server-state';
 
 interface ImageAt {
@@ -42,6 +44,50 @@ export function checkImageInputs(model: ServedModel, history: readonly StoredIte
     );
   }
   for (const { path, image } of fresh)
-    if (!image.image_url)
-      throw invalidRequest(`'${path}' names an image by file_id, which this runtime cannot read (it has no Files API): send the image as image_url, a data: or https: URL.`, `${path}.file_id`, Codes.invalidValue);
+    if (!image.image_url && !image.file_id) throw invalidRequest(`'${path}' has neither image_url nor file_id: send the image as one of them.`, `${path}.image_url`, Codes.missingRequiredParameter);
+}
+
+/**
+ * `window` with every image named by `file_id` given its bytes as a `data:` URL, for the model
+ * (storage keeps the parts as sent). A file of this request that is missing or not an image is
+ * a 400 (404 unknown) naming the part; one of an earlier turn that is gone is left out.
+ */
+export async function withImageFiles(files: FilesState | undefined, window: readonly StoredItem[], inputCount: number): Promise<StoredItem[]> {
+  const inputStart = window.length - inputCount;
+  const out: StoredItem[] = [];
+  for (const [k, item] of window.entries()) {
+    const images = imagesIn(item, `input[${k - inputStart}]`).filter((found) => !found.image.image_url && found.image.file_id);
+    if (images.length === 0) {
+      out.push(item);
+      continue;
+    }
+    const field = item.type === 'message' ? 'content' : 'output';
+    const parts = [...((item as { [key: string]: unknown })[field] as Array<{ type: string; image_url?: string | null; file_id?: string | null; text?: string }>)];
+    for (const [j, part] of parts.entries()) {
+      if (part.type !== 'input_image' || part.image_url || !part.file_id) continue;
+      const url = await imageDataUrl(files, part.file_id, k >= inputStart ? `input[${k - inputStart}].${field}[${j}].file_id` : null);
+      parts[j] = url ? { ...part, image_url: url } : { type: 'input_text', text: `[An image of an earlier message (${part.file_id}) is no longer available.]` };
+    }
+    out.push({ ...item, [field]: parts } as StoredItem);
+  }
+  return out;
+}
+
+async function imageDataUrl(files: FilesState | undefined, fileId: string, param: string | null): Promise<string | null> {
+  const file = await files?.library.get(fileId);
+  const blob = file ? await files!.library.blobOf(file) : undefined;
+  if (!file || !blob) {
+    if (param === null) return null;
+    if (!files) throw invalidRequest('Images by file_id need the Files API, which this runtime does not have: send the image as image_url (a data: or https: URL).', param, Codes.unsupportedParameter);
+    throw notFound(`No such File object: ${fileId}`, param, Codes.fileNotFound);
+  }
+  const type = file.content_type || blob.type;
+  if (!type.startsWith('image/')) {
+    if (param === null) return null;
+    throw invalidRequest(`The file ${fileId} (${file.filename}) is not an image (${type || 'unknown type'}): an input_image's file must be one.`, param, Codes.invalidValue);
+  }
+  const bytes = new Uint8Array(await blob.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `data:${type};base64,${btoa(binary)}`;
 }

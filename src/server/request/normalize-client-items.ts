@@ -1,13 +1,13 @@
 /**
  * The calls a client runs, and their outputs, as a request sends them → stored items (ids
  * assigned, optional fields filled as the output items have them). Tool outputs with parts
- * keep text and images; `input_file` parts are refused here as in messages, naming the part.
+ * keep text, images and files as messages do (a file is shown to the model as its text:
+ * input-files.ts).
  */
 import type { InputItem } from '../../protocol/input-item-schemas';
 import type { StoredItem } from '../../protocol/output-items';
-import { invalidRequest } from '../../shared/api-error';
-import { Codes } from '../../shared/error-codes';
 import { newId } from '../../shared/ids';
+import { inputFile } from './input-file-part';
 
 type ClientInput = Extract<
   InputItem,
@@ -33,11 +33,7 @@ export function toolOutputParts(output: OutputPartsInput, param: string): Stored
   return output.map((part, j) => {
     if (part.type === 'input_text') return part;
     if (part.type === 'input_image') return { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail };
-    throw invalidRequest(
-      `Invalid content part in '${param}': 'input_file' is not supported by this runtime yet (as in messages); send the file's text as 'input_text'.`,
-      `${param}[${j}].type`,
-      Codes.invalidValue,
-    );
+    return inputFile(part, `${param}[${j}]`);
   });
 }
 

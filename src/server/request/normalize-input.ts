@@ -9,6 +9,7 @@ import { newId } from '../../shared/ids';
 import { Codes } from '../../shared/error-codes';
 import type { SealedReasoning } from '../sealing/encrypted-reasoning';
 import { normalizeClientItem, toolOutputParts } from './normalize-client-items';
+import { inputFile } from './input-file-part';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 /** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
@@ -48,8 +49,9 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       const content = parts.map((part, j) => {
         if (part.type === 'input_text') return part;
         if (part.type === 'input_image') return { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail };
+        if (part.type === 'input_file') return inputFile(part, `input[${i}].content[${j}]`);
         throw invalidRequest(
-          `Invalid content part in a ${item.role} message: '${part.type}'. Use 'input_text' or 'input_image'.`,
+          `Invalid content part in a ${item.role} message: '${part.type}'. Use 'input_text', 'input_image' or 'input_file'.`,
           `input[${i}].content[${j}].type`,
           Codes.invalidValue,
         );
@@ -91,6 +93,14 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       // Refused now, naming the item, rather than at every later turn that would show it.
       await checkCompaction?.(item.encrypted_content, `input[${i}].encrypted_content`);
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content, ...(item.created_by ? { created_by: item.created_by } : {}) };
+    case 'file_search_call':
+      return {
+        type: 'file_search_call',
+        id: item.id,
+        queries: item.queries,
+        status: item.status,
+        results: item.results?.map((r) => ({ file_id: r.file_id ?? '', filename: r.filename ?? '', score: r.score ?? 0, text: r.text ?? '', attributes: r.attributes ?? null })) ?? null,
+      };
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);
@@ -98,3 +108,4 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
     }
   }
 }
+

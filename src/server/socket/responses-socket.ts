@@ -133,7 +133,10 @@ export class ResponsesSocket implements SocketListener {
     const previous = typeof frame.body.previous_response_id === 'string' ? frame.body.previous_response_id : null;
     try {
       // `stream: true`: the turn is a streamed response (its event log is kept, for a resume over HTTP).
-      const prepared = await prepareRequest(this.state, { ...frame.body, stream: true }, { cachedChain: (id) => this.cache.items(id), allowEmptyInput: !frame.generate });
+      const prepared = await prepareRequest(this.state, { ...frame.body, stream: true }, this.ending.signal, {
+        cachedChain: (id) => this.cache.items(id),
+        allowEmptyInput: !frame.generate,
+      });
       const events = frame.generate ? await this.generate(prepared) : fromArray((await warmUp(this.state, prepared)).events);
       // The cache learns how the turn ended before the client does: a frame sent the moment
       // the terminal event arrives (on any lane) must find the response there.

@@ -5,6 +5,7 @@ import type { ReasoningEffort } from '../settings';
 import { Dialog } from './dialog';
 import { McpServersSection } from './mcp-servers-section';
 import { StorageSection } from './storage-section';
+import { FilesSection } from './files-section';
 
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { settings: store } = useServices();
@@ -100,6 +101,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         </fieldset>
         <McpServersSection />
         <StorageSection />
+        {open && <FilesSection />}
       </form>
     </Dialog>
   );
