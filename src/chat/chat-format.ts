@@ -4,6 +4,7 @@
  * reasoning / text / tool-call events, once, for every engine.
  */
 import type { ChatMessage } from './chat-message';
+import type { CallSyntax } from './grammar/call-grammar';
 
 /** A function tool as the model is told about it. */
 export interface ToolSpec {
@@ -15,9 +16,10 @@ export interface ToolSpec {
 
 /** The conversation as the model sees it, in Responses terms, already flattened to text. */
 export type ConversationItem =
-  | { type: 'message'; role: 'system' | 'developer' | 'user' | 'assistant'; text: string }
+  | { type: 'message'; role: 'system' | 'developer' | 'user' | 'assistant'; text: string; images?: string[] }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
-  | { type: 'function_call_output'; call_id: string; output: string }
+  /** `images`: image parts of a tool's output (URLs), for models that see. */
+  | { type: 'function_call_output'; call_id: string; output: string; images?: string[] }
   | { type: 'reasoning'; text: string };
 
 export interface RenderInput {
@@ -78,10 +80,22 @@ export interface ParserOptions {
   toolNames: ReadonlySet<string>;
   /** The prompt already opened a `<think>` block (e.g. R1 distills): start in reasoning. */
   startInReasoning?: boolean;
+  /**
+   * Whether a well-formed call of an enabled tool stands as a call; when it returns false the
+   * block stays text, as a call of an unknown tool does (a tool whose arguments must have a
+   * shape, e.g. a shell call's `commands`). Absent: every such call stands.
+   */
+  acceptsCall?: (name: string, args: string) => boolean;
 }
 
 export interface ChatFormat {
   readonly name: string;
   render(input: RenderInput): Rendered;
   createParser(options: ParserOptions): StreamParser;
+  /**
+   * How the family writes a tool call, for engines that constrain output with a grammar (a
+   * custom tool's grammar: `grammar/call-grammar.ts`). Absent: its calls cannot be
+   * constrained, and a request with a custom tool grammar is refused.
+   */
+  readonly callSyntax?: CallSyntax;
 }

@@ -19,8 +19,10 @@ export function toPlainTextTurns(input: Pick<RenderInput, 'instructions' | 'item
     const piece = pieceOf(item);
     if (!piece) continue;
     const last = turns[turns.length - 1];
-    if (last && previous && joins(previous, item)) last.content += `\n${piece.content}`;
-    else turns.push(piece);
+    if (last && previous && joins(previous, item)) {
+      last.content += `\n${piece.content}`;
+      if (piece.images) last.images = [...(last.images ?? []), ...piece.images];
+    } else turns.push(piece);
     previous = item;
   }
   return turns;
@@ -29,11 +31,11 @@ export function toPlainTextTurns(input: Pick<RenderInput, 'instructions' | 'item
 function pieceOf(item: ConversationItem): ChatMessage | null {
   switch (item.type) {
     case 'message':
-      return { role: item.role === 'user' || item.role === 'assistant' ? item.role : 'system', content: item.text };
+      return { role: item.role === 'user' || item.role === 'assistant' ? item.role : 'system', content: item.text, ...(item.images?.length ? { images: item.images } : {}) };
     case 'function_call':
       return { role: 'assistant', content: `<tool_call>\n{"name": "${item.name}", "arguments": ${argumentsText(item.arguments)}}\n</tool_call>` };
     case 'function_call_output':
-      return { role: 'user', content: `<tool_response>\n${item.output}\n</tool_response>` };
+      return { role: 'user', content: `<tool_response>\n${item.output}\n</tool_response>`, ...(item.images?.length ? { images: item.images } : {}) };
     case 'reasoning':
       return null;
   }

@@ -14,6 +14,7 @@ import type { ChatMessage } from './chat-message';
 import { parseHermesToolCall } from './hermes-tool-call';
 import { pythonJsonDumps } from './python-json';
 import { createTagStreamParser, type TagGrammar, type TagStreamParser } from './stream-parser';
+import type { CallSyntax } from './grammar/call-grammar';
 
 const QWEN25_DEFAULT_SYSTEM = 'You are Qwen, created by Alibaba Cloud. You are a helpful assistant.';
 
@@ -22,10 +23,18 @@ const QWEN_GRAMMAR: TagGrammar = {
   toolCall: { open: '<tool_call>', close: '</tool_call>', parse: parseHermesToolCall },
 };
 
+/** A call as the template writes it: `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>` (grammars constrain calls in this form). */
+export const QWEN_CALL_SYNTAX: CallSyntax = {
+  open: '<tool_call>',
+  frame: (name) => ({ before: `<tool_call>\n{"name": ${JSON.stringify(name)}, "arguments": `, after: '}\n</tool_call>' }),
+  reasoning: { open: '<think>', close: '</think>' },
+};
+
 export const qwenFormat: ChatFormat = {
   name: 'qwen',
   render: renderQwen,
   createParser: createQwenParser,
+  callSyntax: QWEN_CALL_SYNTAX,
 };
 
 /** The parser behind `qwenFormat.createParser`, typed with its extra `toolCallSpans()`. */
@@ -99,12 +108,14 @@ function toMessages(items: ConversationItem[]): ChatMessage[] {
   const lastUser = items.findLastIndex((item) => item.type === 'message' && item.role === 'user');
   let assistant: AssistantTurn | null = null;
   let outputs: string[] = [];
+  let outputImages: string[] = [];
 
   const flush = () => {
     if (assistant) messages.push({ role: 'assistant', content: assistantContent(assistant) });
-    if (outputs.length > 0) messages.push({ role: 'user', content: outputs.join('\n') });
+    if (outputs.length > 0) messages.push({ role: 'user', content: outputs.join('\n'), ...(outputImages.length ? { images: outputImages } : {}) });
     assistant = null;
     outputs = [];
+    outputImages = [];
   };
   /** The open assistant turn if `item` may still join it, else a fresh one. */
   const turnFor = (joins: (turn: AssistantTurn) => boolean): AssistantTurn => {
@@ -121,7 +132,7 @@ function toMessages(items: ConversationItem[]): ChatMessage[] {
         if (item.role === 'assistant') turnFor(isEmpty).text = item.text;
         else {
           flush();
-          messages.push({ role: item.role === 'user' ? 'user' : 'system', content: item.text });
+          messages.push({ role: item.role === 'user' ? 'user' : 'system', content: item.text, ...(item.images?.length ? { images: item.images } : {}) });
         }
         break;
       case 'reasoning':
@@ -134,6 +145,7 @@ function toMessages(items: ConversationItem[]): ChatMessage[] {
       case 'function_call_output':
         if (assistant) flush();
         outputs.push(`<tool_response>\n${item.output}\n</tool_response>`);
+        if (item.images?.length) outputImages.push(...item.images);
         break;
     }
   });

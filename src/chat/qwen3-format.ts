@@ -15,7 +15,7 @@
  */
 import type { ChatFormat, RenderInput, Rendered } from './chat-format';
 import type { ChatMessage } from './chat-message';
-import { createQwenParser, qwenFormat } from './qwen-format';
+import { createQwenParser, QWEN_CALL_SYNTAX, qwenFormat } from './qwen-format';
 
 /** What Qwen3's template writes after `<|im_start|>assistant\n` when thinking is off. */
 export const QWEN3_NO_THINKING = '<think>\n\n</think>\n\n';
@@ -24,6 +24,7 @@ export const qwen3Format: ChatFormat = {
   name: 'qwen3',
   render: renderQwen3,
   createParser: createQwenParser,
+  callSyntax: QWEN_CALL_SYNTAX,
 };
 
 function renderQwen3(input: RenderInput): Rendered {

@@ -144,7 +144,7 @@ export function createTagStreamParser(grammar: TagGrammar, options: ParserOption
     const end = index + tags.close.length;
     const call = tags.parse(buffer.slice(tags.open.length, index));
     const raw = consume(end);
-    if (call && options.toolNames.has(call.name)) {
+    if (call && options.toolNames.has(call.name) && (options.acceptsCall?.(call.name, call.arguments) ?? true)) {
       out.push({ type: 'tool_call', name: call.name, arguments: call.arguments });
       toolCallSpans.push([start, offset]);
     } else {

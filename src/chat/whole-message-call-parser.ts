@@ -41,7 +41,7 @@ type Span = [number, number];
 export function createWholeMessageCallParser(grammar: WholeMessageCallGrammar, options: ParserOptions): TagStreamParser {
   // Once the output is known to be an answer, the plain tag parser (no tags) streams it.
   const text = createTagStreamParser({}, options);
-  const scanner = createCallScanner(grammar, options.toolNames);
+  const scanner = createCallScanner(grammar, options.toolNames, options.acceptsCall);
   let holding = options.toolNames.size > 0;
   let held = '';
   let ended = false;
@@ -103,7 +103,7 @@ type Verdict = 'calls' | 'maybe' | 'not_calls';
  * everything so far could still be calls; `not_calls` is final. With `final`, `maybe` becomes
  * `calls` when at least one complete call was read and nothing is left unfinished.
  */
-function createCallScanner(grammar: WholeMessageCallGrammar, toolNames: ReadonlySet<string>) {
+function createCallScanner(grammar: WholeMessageCallGrammar, toolNames: ReadonlySet<string>, acceptsCall?: (name: string, args: string) => boolean) {
   const { prefix } = grammar;
   // `start`: before the first call; `prefix`: inside the prefix; `open`: after a prefix, before `{`;
   // `object`: inside a JSON object; `between`: after a call.
@@ -139,7 +139,7 @@ function createCallScanner(grammar: WholeMessageCallGrammar, toolNames: Readonly
 
   function closeObject(): boolean {
     const call = grammar.parse(output.slice(objectStart, pos + 1));
-    if (!call || !toolNames.has(call.name)) return false;
+    if (!call || !toolNames.has(call.name) || !(acceptsCall?.(call.name, call.arguments) ?? true)) return false;
     calls.push({ ...call, start: callStart });
     phase = 'between';
     separated = false;

@@ -12,6 +12,8 @@ import { createRuntimeFetch } from './runtime-fetch';
 import { waitUntilAnswering } from './wait-until-answering';
 import { runtimeWorkerFactory } from './runtime-worker-url';
 import { setCurrentRuntime } from './local-fetch';
+import { setSocketOpener } from './local-websocket';
+import { createSocketOpener } from './socket-opener';
 import { keepOfflineFiles, type OfflineFilesWatch } from './offline-files';
 
 export interface StartLocalRuntimeOptions {
@@ -177,6 +179,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     }),
   );
   setCurrentRuntime(answering);
+  // WebSocket mode (LocalWebSocket): connections wait, like localFetch, for /v1 to answer.
+  const openSocket = createSocketOpener({ link: async () => host?.link(), controller: () => container?.controller ?? null, peerLock });
+  setSocketOpener(answering.then(() => openSocket));
   return answering;
 }
 

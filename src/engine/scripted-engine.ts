@@ -21,6 +21,12 @@ import type { Engine, EngineDelta, EngineUsage, FinishReason, GenerateRequest, G
 import { Codes } from '../shared/error-codes';
 
 export const SCRIPTED_MODEL_ID = 'test-scripted';
+/**
+ * The same model, one that sees: it takes `input_image` parts (others refuse them with a
+ * 400) and its echo says how many images came with the last user turn —
+ * `You said: <text> [2 images]` — so tests see images reach the engine.
+ */
+export const SCRIPTED_VISION_MODEL_ID = 'test-scripted-vision';
 export const SCRIPTED_CONTEXT_WINDOW = 32_768;
 
 interface Script {
@@ -46,7 +52,9 @@ export function readScript(messages: readonly ChatMessage[]): Script {
   const text = messages[lastUser]?.content ?? '';
   const toolResults = messages.slice(lastUser + 1).reduce((sum, m) => sum + toolResultsIn(m), 0);
 
-  const fallback: Script = { output: `You said: ${text}`, delayMs: 0, failAfter: null, chunk: 4 };
+  const images = messages[lastUser]?.images?.length ?? 0;
+  const seen = images ? ` [${images} image${images > 1 ? 's' : ''}]` : '';
+  const fallback: Script = { output: `You said: ${text}${seen}`, delayMs: 0, failAfter: null, chunk: 4 };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -91,7 +99,11 @@ export class ScriptedEngine implements Engine {
   readonly name = 'scripted';
 
   models(): ModelInfo[] {
-    return [{ id: SCRIPTED_MODEL_ID, created: 1_700_000_000, owned_by: 'local-test', context_window: SCRIPTED_CONTEXT_WINDOW, chat_format: 'qwen', hidden: true }];
+    const model = { created: 1_700_000_000, owned_by: 'local-test', context_window: SCRIPTED_CONTEXT_WINDOW, chat_format: 'qwen', hidden: true };
+    return [
+      { id: SCRIPTED_MODEL_ID, ...model },
+      { id: SCRIPTED_VISION_MODEL_ID, ...model, input_modalities: ['text', 'image'] },
+    ];
   }
 
   /** ceil(prompt characters / 4): the prompt is the text this model is shown. */

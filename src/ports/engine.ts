@@ -10,6 +10,10 @@
  * measures exactly what the engine will feed its model.
  */
 import type { Rendered } from '../chat/chat-format';
+import type { Grammar } from '../chat/grammar/grammar';
+
+/** The grammar syntaxes of OpenAI's custom tools. */
+export type GrammarSyntax = 'lark' | 'regex';
 
 // Engines report load progress in the wire's shape (`protocol/local-status.ts`, one
 // definition); re-exported so an engine's options can name it next to the port.
@@ -33,6 +37,8 @@ export interface ModelInfo {
   /** GPU memory the model needs once loaded, when known. */
   vram_bytes?: number;
   capabilities?: { tools: boolean; reasoning: boolean };
+  /** What the model reads besides text: `image` for models that see (`input_image`). Absent: text only. */
+  input_modalities?: Array<'text' | 'image'>;
 }
 
 export interface GenerateRequest {
@@ -54,6 +60,13 @@ export interface GenerateRequest {
   stop?: string[];
   /** Structured output constraint, already reduced to a JSON schema (or `{}` for any JSON object). */
   jsonSchema?: Record<string, unknown>;
+  /**
+   * The whole output's grammar, when a custom tool's grammar constrains its input: text and
+   * calls in the chat family's syntax, each custom tool's input in its grammar's language
+   * (`chat/grammar/call-grammar.ts`; print it with `printGrammar`). Only sent to engines whose
+   * `grammarSyntaxes` has the tools' syntaxes.
+   */
+  outputGrammar?: Grammar;
   /**
    * Report each token's log probability with this many most likely alternatives (0–20) on
    * every delta (`EngineDelta.logprobs`). Absent: no logprobs. Only sent to engines whose
@@ -142,6 +155,13 @@ export interface Engine {
   readonly reportsLogprobs?: boolean;
   /** The most alternatives per token (`topLogprobs`) it can report; absent: OpenAI's 20. */
   readonly maxTopLogprobs?: number;
+  /**
+   * The grammar syntaxes of `custom` tools (`format: {type: "grammar", syntax}`) this engine
+   * constrains a call's input with (`GenerateRequest.toolGrammars`). Absent or without a
+   * syntax: a request with such a grammar is refused with a 400 naming it — a call is never
+   * presented as constrained when it was not.
+   */
+  readonly grammarSyntaxes?: ReadonlySet<GrammarSyntax>;
   /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import { InputItem } from './input-item-schemas';
+import { AllowedClientTool, ApplyPatchTool, ClientToolChoice, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
 import { MAX_TOOLS, nestingError } from './request-limits';
 import { AttributeFilter, HybridSearch } from './vector-stores';
 import { Metadata } from './metadata';
@@ -122,12 +123,13 @@ export const FileSearchTool = z.strictObject({
 export type FileSearchTool = z.infer<typeof FileSearchTool>;
 
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
-export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool]);
+export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool]);
 export type Tool = z.infer<typeof Tool>;
 
 /** One entry of `allowed_tools.tools`: a function by name, or a builtin tool by type. */
 export const AllowedTool = z.union([
-  z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
+  z.strictObject({ type: z.literal('function'), name: z.string().min(1), namespace: z.string().min(1).optional() }),
+  AllowedClientTool,
   z.strictObject({ type: z.enum(['code_interpreter', 'web_search', 'web_search_2025_08_26', 'web_search_preview', 'web_search_preview_2025_03_11', 'file_search']) }),
 ]);
 export type AllowedTool = z.infer<typeof AllowedTool>;
@@ -135,6 +137,7 @@ export type AllowedTool = z.infer<typeof AllowedTool>;
 export const ToolChoice = z.union([
   z.enum(['auto', 'none', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
+  ClientToolChoice,
   /** Only these of `tools` may be used this turn (the full list stays, for the prompt cache); `required` asks for a call. */
   z.strictObject({ type: z.literal('allowed_tools'), mode: z.enum(['auto', 'required']), tools: z.array(AllowedTool) }),
 ]);

@@ -10,14 +10,8 @@ export const FILE_PURPOSES = ['assistants', 'batch', 'fine-tune', 'vision', 'use
 export const FilePurpose = z.enum(FILE_PURPOSES);
 export type FilePurpose = z.infer<typeof FilePurpose>;
 
-/**
- * The largest file an upload may carry: 512 MB, OpenAI's own limit. The body goes from the
- * page to IndexedDB as a Blob (never whole in the runtime's memory), so the limit is the
- * disk's, not the tab's.
- */
-export const MAX_FILE_BYTES = 512 * 1000 * 1000;
-/** Room for the multipart framing and the small fields around the file part. */
-export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
+/** The upload's size limits live where the page-side edge can read them without zod (upload-limits.ts). */
+export { MAX_FILE_BYTES, MULTIPART_OVERHEAD_BYTES } from './upload-limits';
 /** The longest file name kept (longer names are refused: a name is shown, never truncated silently). */
 export const MAX_FILENAME_CHARS = 255;
 

@@ -3,30 +3,22 @@
  * Objects are strict: an unknown field is a 400 naming it, never silently dropped.
  */
 import { z } from 'zod';
+import {
+  ApplyPatchCallInput,
+  ApplyPatchCallOutputInput,
+  CustomToolCallInput,
+  CustomToolCallOutputInput,
+  LocalShellCallInput,
+  LocalShellCallOutputInput,
+  ShellCallInput,
+  ShellCallOutputInput,
+  ToolOutputInput,
+} from './client-call-inputs';
+import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
 
 const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 
-export const InputTextPart = z.strictObject({ type: z.literal('input_text'), text: z.string() });
-export const InputImagePart = z.strictObject({
-  type: z.literal('input_image'),
-  image_url: z.string().nullish(),
-  file_id: z.string().nullish(),
-  detail: z.enum(['low', 'high', 'auto', 'original']).default('auto'),
-});
-/**
- * A file in a message: an uploaded one (`file_id`) or its bytes inline (`file_data`, a data URL
- * or base64, with its `filename`). Its text is what the model is shown. `file_url` is refused
- * (the runtime fetches nothing a request names).
- */
-export const InputFilePart = z.strictObject({
-  type: z.literal('input_file'),
-  file_id: z.string().min(1).nullish(),
-  file_data: z.string().min(1).optional(),
-  file_url: z.string().optional(),
-  filename: z.string().min(1).max(255).optional(),
-  detail: z.enum(['auto', 'low', 'high']).optional(),
-  prompt_cache_breakpoint: z.unknown().optional(),
-});
+export { InputFilePart, InputImagePart, InputTextPart };
 const Annotation = z.record(z.string(), z.unknown());
 export const OutputTextPart = z.strictObject({
   type: z.literal('output_text'),
@@ -53,6 +45,9 @@ export const FunctionCallItem = z.strictObject({
   call_id: z.string().min(1),
   name: z.string().min(1),
   arguments: z.string(),
+  /** The namespace of a namespaced function (the call came from a `namespace` tool). */
+  namespace: z.string().min(1).optional(),
+  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
   status: itemStatus,
 });
 
@@ -60,7 +55,11 @@ export const FunctionCallOutputItem = z.strictObject({
   type: z.literal('function_call_output'),
   id: z.string().nullish(),
   call_id: z.string().min(1),
-  output: z.union([z.string(), z.array(z.discriminatedUnion('type', [InputTextPart, InputImagePart]))]),
+  output: ToolOutputInput,
+  /** As the Agents SDK echoes them for namespaced functions. */
+  name: z.string().optional(),
+  namespace: z.string().min(1).optional(),
+  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
   status: itemStatus,
 });
 
@@ -123,7 +122,24 @@ export const ItemReference = z.strictObject({
 /** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
 export const InputItem = z.preprocess(
   (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, FileSearchCallItem, ItemReference]),
+  z.discriminatedUnion('type', [
+    InputMessage,
+    FunctionCallItem,
+    FunctionCallOutputItem,
+    ReasoningItem,
+    McpApprovalResponseItem,
+    CompactionItem,
+    FileSearchCallItem,
+    ItemReference,
+    CustomToolCallInput,
+    CustomToolCallOutputInput,
+    ShellCallInput,
+    ShellCallOutputInput,
+    LocalShellCallInput,
+    LocalShellCallOutputInput,
+    ApplyPatchCallInput,
+    ApplyPatchCallOutputInput,
+  ]),
 );
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

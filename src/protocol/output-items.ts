@@ -3,6 +3,8 @@
  * `input_items` listings. Every item has an id that is the same in all three places.
  */
 import { z } from 'zod';
+import { ApplyPatchCall, ApplyPatchCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
+import { InputFile, InputImage, InputText } from './content-parts';
 
 export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
 
@@ -44,21 +46,7 @@ export const OutputText = z.object({
 export type OutputText = z.infer<typeof OutputText>;
 
 export const Refusal = z.object({ type: z.literal('refusal'), refusal: z.string() });
-export const InputText = z.object({ type: z.literal('input_text'), text: z.string() });
-export const InputImage = z.object({
-  type: z.literal('input_image'),
-  image_url: z.string().nullable(),
-  file_id: z.string().nullable(),
-  detail: z.enum(['low', 'high', 'auto', 'original']),
-});
-/** A file in a message, as stored and listed: by id, or inline (`file_data` as sent). */
-export const InputFile = z.object({
-  type: z.literal('input_file'),
-  file_id: z.string().nullable(),
-  filename: z.string().optional(),
-  file_data: z.string().optional(),
-});
-export type InputFile = z.infer<typeof InputFile>;
+export { InputText, InputImage, InputFile };
 export const ReasoningText = z.object({ type: z.literal('reasoning_text'), text: z.string() });
 export type ReasoningText = z.infer<typeof ReasoningText>;
 
@@ -69,6 +57,8 @@ export const OutputMessage = z.object({
   role: z.literal('assistant'),
   status: ItemStatus,
   content: z.array(z.union([OutputText, Refusal])),
+  /** An assistant message's phase as the client sent it (`commentary`, `final_answer`), kept and returned unchanged. */
+  phase: z.enum(['commentary', 'final_answer']).nullish(),
 });
 export type OutputMessage = z.infer<typeof OutputMessage>;
 
@@ -88,6 +78,8 @@ export const FunctionCall = z.object({
   call_id: z.string(),
   name: z.string(),
   arguments: z.string(),
+  /** The namespace of a namespaced function (`tools: [{type: "namespace", …}]`). */
+  namespace: z.string().optional(),
   status: ItemStatus,
 });
 export type FunctionCall = z.infer<typeof FunctionCall>;
@@ -96,7 +88,9 @@ export const FunctionCallOutput = z.object({
   type: z.literal('function_call_output'),
   id: z.string(),
   call_id: z.string(),
-  output: z.union([z.string(), z.array(z.union([InputText, InputImage]))]),
+  output: z.union([z.string(), z.array(z.union([InputText, InputImage, InputFile]))]),
+  /** The namespace of the function it answers, when the client said. */
+  namespace: z.string().optional(),
   status: ItemStatus,
 });
 export type FunctionCallOutput = z.infer<typeof FunctionCallOutput>;
@@ -237,6 +231,10 @@ export const OutputItem = z.discriminatedUnion('type', [
   McpCall,
   McpApprovalRequest,
   Compaction,
+  CustomToolCall,
+  ShellCall,
+  LocalShellCall,
+  ApplyPatchCall,
 ]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
@@ -255,5 +253,13 @@ export const StoredItem = z.union([
   McpApprovalRequest,
   McpApprovalResponse,
   Compaction,
+  CustomToolCall,
+  CustomToolCallOutput,
+  ShellCall,
+  ShellCallOutput,
+  LocalShellCall,
+  LocalShellCallOutput,
+  ApplyPatchCall,
+  ApplyPatchCallOutput,
 ]);
 export type StoredItem = z.infer<typeof StoredItem>;

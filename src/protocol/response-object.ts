@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
+import { ApplyPatchTool, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
 import { CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
@@ -79,6 +80,11 @@ export const ResponseObject = z.object({
       WebSearchPreviewTool,
       McpToolEcho,
       FileSearchTool,
+      CustomTool,
+      NamespaceTool,
+      ShellTool,
+      LocalShellTool,
+      ApplyPatchTool,
     ]),
   ),
   truncation: z.enum(['auto', 'disabled']),

@@ -79,6 +79,10 @@ export const McpCallFailed = itemEvent('response.mcp_call.failed');
 export const McpCallArgumentsDelta = z.object({ type: z.literal('response.mcp_call_arguments.delta'), ...seq, ...at, delta: z.string() });
 export const McpCallArgumentsDone = z.object({ type: z.literal('response.mcp_call_arguments.done'), ...seq, ...at, arguments: z.string() });
 
+/** A custom tool call's free-form input, streamed (OpenAI's `ResponseCustomToolCallInputDeltaEvent`/`…DoneEvent`). */
+export const CustomToolCallInputDelta = z.object({ type: z.literal('response.custom_tool_call_input.delta'), ...seq, ...at, delta: z.string(), ...obfuscation });
+export const CustomToolCallInputDone = z.object({ type: z.literal('response.custom_tool_call_input.done'), ...seq, ...at, input: z.string() });
+
 /** Carries OpenAI's top-level fields and the Open Responses `error` payload together. */
 export const ErrorEvent = z.object({
   type: z.literal('error'),
@@ -130,6 +134,8 @@ export const StreamEvent = z.discriminatedUnion('type', [
   McpCallFailed,
   McpCallArgumentsDelta,
   McpCallArgumentsDone,
+  CustomToolCallInputDelta,
+  CustomToolCallInputDone,
   ErrorEvent,
 ]);
 export type StreamEvent = z.infer<typeof StreamEvent>;

@@ -10,6 +10,7 @@ import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, RUNTIME_LOCK_PREFIX } from '../transport/lock-names';
 import { createLocalServer, type LocalServer } from './composition-root';
 import { PeerWatch, serveRequests } from '../transport/serve-requests';
+import type { SocketService } from '../transport/serve-sockets';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -32,6 +33,12 @@ const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 async function handle(request: Request): Promise<Response> {
   return (await server).fetch(request);
 }
+
+/** WebSocket connections (`ws(s)://…/v1/responses` in a page): the server's socket mode. */
+const sockets: SocketService = {
+  runtimeLock,
+  open: async (url, _headers, peer) => (await server).openSocket(url, peer),
+};
 
 const control: RuntimeControl = {
   async start(options: RuntimeStartOptions, page?: PageServices) {
@@ -69,7 +76,7 @@ const control: RuntimeControl = {
   },
   async connect(port: MessagePort) {
     await lockHeld;
-    serveRequests(port, handle, peers);
+    serveRequests(port, handle, peers, sockets);
     return runtimeLock;
   },
 };

@@ -36,6 +36,9 @@ import type { KeyStore } from '../ports/key-store';
 import { memoryKeyStore } from './sealing/memory-key-store';
 import { reasoningSealer } from './sealing/encrypted-reasoning';
 import { compactionSealer } from './sealing/compaction-sealer';
+import type { SocketListener, SocketPeer } from '../ports/socket-peer';
+import { ResponsesSocket } from './socket/responses-socket';
+import { WS_CLOSE } from '../protocol/socket-frames';
 import type { Embedder } from '../ports/embedder';
 import { createFilesState, type FilesOptions } from './files/files-state';
 import { MAX_FILE_BYTES } from '../protocol/files';
@@ -68,6 +71,8 @@ export interface ResponsesServerOptions {
   preferredEngine?: string;
   /** How long stored responses are kept (default: 90 days, 200 MB; see retention.ts). */
   retention?: RetentionPolicy;
+  /** WebSocket connections' lifetime (default 60 minutes, as on OpenAI; tests shorten it). */
+  socketLifetimeMs?: number;
   /**
    * Where the key that seals reasoning `encrypted_content` is kept (store/key-store.ts).
    * Default: a key in memory, so sealed reasoning opens only while this server lives.
@@ -83,7 +88,13 @@ export interface ResponsesServerOptions {
 
 export interface ResponsesServer {
   fetch(request: Request): Promise<Response>;
-  /** Stops every run; each ends `failed` (interrupted) in storage. */
+  /**
+   * A WebSocket connection to `url` (`ws(s)://…/v1/responses`, the one endpoint with a
+   * WebSocket mode): the server answers on `peer` and returns where the client's frames go.
+   * Throws an ApiError (404) for any other URL: the connection is refused.
+   */
+  openSocket(url: string, peer: SocketPeer): SocketListener;
+  /** Stops every run; each ends `failed` (interrupted) in storage. Open WebSockets close. */
   close(): Promise<void>;
 }
 
@@ -222,6 +233,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     .pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600))
     .catch((err: unknown) => console.error(`Could not prune old event logs at start: ${describeError(err)}`));
   await prune(state).catch((err: unknown) => console.error(`Could not apply the retention policy at start: ${describeError(err)}`));
+  const sockets = new Set<ResponsesSocket>();
   // Files a closed tab left being read are read again (in the background, behind any chat).
   await state.files?.ingestion.resume().catch((err: unknown) => console.error(`Could not resume file ingestion at start: ${describeError(err)}`));
 
@@ -255,7 +267,16 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
         return head ? withoutBody(response) : response;
       }
     },
+    openSocket(url, peer) {
+      const { pathname } = new URL(url);
+      if (pathname !== '/v1/responses')
+        throw new ApiError({ status: 404, type: 'invalid_request_error', code: Codes.unknownUrl, param: null, message: `No WebSocket endpoint at ${pathname}: WebSocket mode is /v1/responses.` });
+      const socket: ResponsesSocket = new ResponsesSocket(state, peer, { ...(options.socketLifetimeMs !== undefined ? { lifetimeMs: options.socketLifetimeMs } : {}) }, () => sockets.delete(socket));
+      sockets.add(socket);
+      return socket;
+    },
     async close() {
+      for (const socket of [...sockets]) socket.end(WS_CLOSE.goingAway, 'the local runtime is shutting down');
       const runs = [...state.runs.values()];
       for (const run of runs) run.stop('shutdown');
       await Promise.allSettled(runs.map((r) => r.done));

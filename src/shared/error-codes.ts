@@ -51,6 +51,11 @@ export const Codes = {
   crossOriginRefused: 'cross_origin_refused',
   /** A conversation already has a turn running: its items would be appended out of order. */
   conversationLocked: 'conversation_locked',
+  // WebSocket mode (OpenAI's names).
+  /** A connection lived its 60 minutes: open a new one. */
+  websocketConnectionLimitReached: 'websocket_connection_limit_reached',
+  /** Too many lanes or turns at once on one connection. */
+  websocketStreamLimitReached: 'websocket_stream_limit_reached',
   // The runtime and its engines.
   serverError: 'server_error',
   runtimeError: 'runtime_error',

@@ -7,7 +7,8 @@
  */
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
-import { CLAIM_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE } from '../transport/sw-messages';
+import { CLAIM_MESSAGE, OPEN_SOCKET_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE } from '../transport/sw-messages';
+import { passOnSocket } from './pass-on-socket';
 import { refuseCrossSite } from './cross-site-guard';
 import { forwardToRuntime } from './forward-to-runtime';
 import { RuntimeConnection } from './runtime-connection';
@@ -30,6 +31,8 @@ self.addEventListener('message', (event) => {
   if (data?.type === RUNTIME_PORT_MESSAGE) event.waitUntil(connection.accept(data));
   // A hard-reloaded page is not controlled until the worker claims it again.
   if (data?.type === CLAIM_MESSAGE) event.waitUntil(self.clients.claim());
+  // A WebSocket connection of a tab that does not run the runtime (its frames bypass this worker).
+  if (data?.type === OPEN_SOCKET_MESSAGE) event.waitUntil(passOnSocket(data.open, connection, appUrl));
 });
 
 /**

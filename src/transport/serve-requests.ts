@@ -3,6 +3,8 @@ import { whenLockReleased } from './lifetime-lock';
 import { transportError } from './transport-error';
 import type { HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
 import { Codes } from '../shared/error-codes';
+import { serveSocket, type SocketService } from './serve-sockets';
+import type { SocketOpenMessage } from './socket-wire';
 
 export type RequestHandler = (request: Request) => Promise<Response>;
 
@@ -10,11 +12,18 @@ export type RequestHandler = (request: Request) => Promise<Response>;
  * Runtime side of the transport: answers every {@link RequestMessage} arriving on `port`
  * with `handler`. Each request gets an AbortSignal that fires when the requester cancels
  * the body, sends `cancel`, or dies (its peer lock is released) — so the server stops a
- * stream nobody reads, exactly as it would on an HTTP disconnect.
+ * stream nobody reads, exactly as it would on an HTTP disconnect. With `sockets`, WebSocket
+ * connections opened on `port` are served too (`serve-sockets.ts`).
  */
-export function serveRequests(port: MessagePort, handler: RequestHandler, peers = new PeerWatch()): void {
+export function serveRequests(port: MessagePort, handler: RequestHandler, peers = new PeerWatch(), sockets?: SocketService): void {
   let owned = false;
-  port.onmessage = (event: MessageEvent<RequestMessage>) => {
+  port.onmessage = (event: MessageEvent<RequestMessage | SocketOpenMessage>) => {
+    // A WebSocket connection (its frames then travel on its own channel). It says nothing of
+    // who holds this port: the service worker passes on the connections of other pages.
+    if (event.data?.type === 'socket') {
+      if (sockets && event.data.channel instanceof MessagePort) void serveSocket(event.data, sockets, peers);
+      return;
+    }
     if (event.data?.type !== 'request') return;
     if (!owned) {
       // Each port serves one requester (an SW instance or a page): close it when that one

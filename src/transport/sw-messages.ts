@@ -4,6 +4,8 @@
  * code; the service worker still checks a message's shape before it acts on it, because
  * `message` events carry whatever a page of the origin posts.
  */
+import type { SocketOpenMessage } from './socket-wire';
+
 /** Leader page → service worker: here is a port to the runtime. */
 export interface RuntimePortMessage {
   type: 'local-responses/runtime-port';
@@ -32,13 +34,23 @@ export interface CacheOfflineFilesMessage {
   type: 'local-responses/cache-offline-files';
 }
 
+/**
+ * Page → service worker: open a WebSocket connection to the runtime for me (a tab that does
+ * not run it). The service worker passes `open` on over its runtime port, unread; the
+ * connection's frames never go through the service worker.
+ */
+export interface OpenSocketMessage {
+  type: 'local-responses/open-socket';
+  open: SocketOpenMessage;
+}
+
 /** Service worker → pages: where keeping the deferred files offline stands (`status` is an `OfflineFilesStatus`). */
 export interface OfflineFilesMessage {
   type: 'local-responses/offline-files';
   status: unknown;
 }
 
-export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage | CacheOfflineFilesMessage;
+export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage | CacheOfflineFilesMessage | OpenSocketMessage;
 
 export const RUNTIME_PORT_MESSAGE: RuntimePortMessage['type'] = 'local-responses/runtime-port';
 export const PORT_WANTED_MESSAGE: PortWantedMessage['type'] = 'local-responses/port-wanted';
@@ -46,6 +58,7 @@ export const CLAIM_MESSAGE: ClaimMessage['type'] = 'local-responses/claim';
 export const SKIP_WAITING_MESSAGE: SkipWaitingMessage['type'] = 'local-responses/skip-waiting';
 export const CACHE_OFFLINE_FILES_MESSAGE: CacheOfflineFilesMessage['type'] = 'local-responses/cache-offline-files';
 export const OFFLINE_FILES_MESSAGE: OfflineFilesMessage['type'] = 'local-responses/offline-files';
+export const OPEN_SOCKET_MESSAGE: OpenSocketMessage['type'] = 'local-responses/open-socket';
 
 /** What a page posted to the service worker, or null when it is none of ours (or malformed). */
 export function readPageMessage(data: unknown): PageToSwMessage | null {
@@ -59,9 +72,19 @@ export function readPageMessage(data: unknown): PageToSwMessage | null {
     case RUNTIME_PORT_MESSAGE:
       if (!(message.port instanceof MessagePort) || typeof message.runtimeLock !== 'string') return null;
       return { type: RUNTIME_PORT_MESSAGE, port: message.port, runtimeLock: message.runtimeLock };
+    case OPEN_SOCKET_MESSAGE: {
+      const open = message.open as Partial<SocketOpenMessage> | null;
+      if (typeof open !== 'object' || open === null || !(open.channel instanceof MessagePort)) return null;
+      if (typeof open.url !== 'string' || typeof open.peerLock !== 'string' || !isHeaderList(open.headers)) return null;
+      return { type: OPEN_SOCKET_MESSAGE, open: { type: 'socket', url: open.url, headers: open.headers, peerLock: open.peerLock, channel: open.channel } };
+    }
     default:
       return null;
   }
+}
+
+function isHeaderList(value: unknown): value is [string, string][] {
+  return Array.isArray(value) && value.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string' && typeof pair[1] === 'string');
 }
 
 /** Whether a message from the service worker asks this page for a runtime port. */

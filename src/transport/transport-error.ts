@@ -2,8 +2,7 @@ import type { TransportErrorData } from './wire';
 import { Codes, type ErrorCode } from '../shared/error-codes';
 import { errorResponse } from '../protocol/error-response';
 import { bodyTooLarge, MAX_BODY_BYTES } from '../protocol/request-limits';
-import { MAX_FILE_BYTES, MULTIPART_OVERHEAD_BYTES } from '../protocol/files';
-import { fileTooLarge } from '../protocol/upload-limits';
+import { fileTooLarge, MAX_FILE_BYTES, MULTIPART_OVERHEAD_BYTES } from '../protocol/upload-limits';
 
 /**
  * Responses for failures of the transport itself (no runtime, runtime crashed, runtime

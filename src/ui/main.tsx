@@ -6,7 +6,7 @@
 import '../protocol/zod-without-eval'; // first: before any schema is created
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startLocalRuntime, storedRuntimeOptions } from 'local-responses';
+import { installLocalWebSocket, startLocalRuntime, storedRuntimeOptions } from 'local-responses';
 import { cpuEngine } from 'local-responses/cpu';
 import { createApi } from './api';
 import { App } from './app';
@@ -28,6 +28,10 @@ import './styles.css';
 // mirror, the search provider, private-network access, limits and the chosen model come
 // from the app's settings (or storage a test sets before load), never from a link.
 const testModels = import.meta.env.DEV || new URLSearchParams(location.search).has('test-models');
+
+// WebSocket mode for any script of the origin: `new WebSocket(location.origin.replace(/^http/, 'ws') + '/v1/responses')`
+// reaches the runtime (any other URL gets the browser's own WebSocket).
+installLocalWebSocket();
 
 const db = openAppDb();
 const settings = new SettingsStore(db);

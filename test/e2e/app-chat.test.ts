@@ -177,8 +177,11 @@ test('"Use from your code": the snippet targets this origin and the live check r
   expect(await dialog.locator('pre').first().innerText()).toContain(`conversation: '${await openConversationId()}'`);
   await dialog.getByRole('button', { name: 'Run it here' }).click();
   const steps = dialog.getByRole('list', { name: 'Live check' }).locator('li');
-  await poll(() => steps.evaluateAll((items) => items.map((li) => li.getAttribute('data-state'))), { timeout: 20_000 }).toEqual(['ok', 'ok']);
+  await poll(() => steps.evaluateAll((items) => items.map((li) => li.getAttribute('data-state'))), { timeout: 20_000 }).toEqual(['ok', 'ok', 'ok']);
   expect(await steps.nth(1).innerText()).toContain('You said: Say hello in five words.');
+  // The same turn over the in-page WebSocket (WebSocket mode).
+  expect(await steps.nth(2).innerText()).toContain('You said: Say hello in five words.');
+  expect(await dialog.locator('pre').first().innerText()).toContain("new WebSocket(location.origin.replace(/^http/, 'ws') + '/v1/responses')");
   await screenshot(page, 'desktop-code-panel');
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });

@@ -62,3 +62,31 @@ test('logprobs: the output text tokens with top_logprobs alternatives, plain and
   const streamed = events.flatMap((e) => (e.type === 'response.output_text.delta' ? e.logprobs : []));
   expect(streamed).toEqual(textPart(response).logprobs);
 });
+
+test('a custom tool’s grammar holds the generation: llama.cpp gets the call grammar (GBNF), the call comes back as a custom_tool_call', async () => {
+  const { compileEbnf } = await import('../support/xgrammar');
+  const call = '<tool_call>\n{"name": "sku", "arguments": {"input": "ABC-42"}}\n</tool_call>';
+  const fake = new FakeWllama({}, [{ tokens: [call.slice(0, 20), call.slice(20)] }]);
+  local = await wllamaClient(fake);
+  const tools = [{ type: 'custom' as const, name: 'sku', format: { type: 'grammar' as const, syntax: 'regex' as const, definition: '[A-Z]{3}-\\d+' } }];
+  const response = await local.client.responses.create({ model, input: 'Which SKU?', tools, tool_choice: { type: 'custom', name: 'sku' } });
+  expect(response.output[0]).toMatchObject({ type: 'custom_tool_call', name: 'sku', input: 'ABC-42' });
+  const grammar = fake.completions[0]!.grammar!;
+  expect(grammar).toMatch(/^root ::= /);
+  // The grammar llama.cpp got accepts exactly calls of sku whose input matches the regex.
+  const accepts = await compileEbnf(grammar);
+  expect(await accepts(call)).toBe(true);
+  expect(await accepts(call.replace('ABC-42', 'abc-42'))).toBe(false);
+  expect(await accepts('A plain answer.')).toBe(false);
+});
+
+test('a custom tool’s Lark grammar too; a grammar that cannot be read is a 400 naming its definition', async () => {
+  local = await wllamaClient(new FakeWllama({}, [{ tokens: ['Fine.'] }]));
+  const lark = { type: 'grammar' as const, syntax: 'lark' as const, definition: 'start: "go " DIR\nDIR: "north" | "south"' };
+  const ok = await local.client.responses.create({ model, input: 'Go', tools: [{ type: 'custom', name: 'move', format: lark }] });
+  expect(ok.output_text).toBe('Fine.');
+  const bad = { type: 'grammar' as const, syntax: 'regex' as const, definition: 'a(?=b)' };
+  const refused = await local.client.responses.create({ model, input: 'x', tools: [{ type: 'custom', name: 'move', format: bad }] }).catch((e: unknown) => e as { status: number; error: { param: string; message: string } });
+  expect(refused).toMatchObject({ status: 400, error: { param: 'tools[0].format.definition' } });
+  expect(refused.error!.message).toMatch(/lookahead is not supported/);
+});

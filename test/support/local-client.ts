@@ -158,10 +158,28 @@ function checkItem(item: unknown): void {
  * checked against our own zod schemas (themselves proven against the SDK's types by tsc),
  * everything else against the document.
  */
-const BUILTIN_ITEM_TYPES = new Set(['code_interpreter_call', 'web_search_call', 'file_search_call', 'mcp_list_tools', 'mcp_call', 'mcp_approval_request', 'mcp_approval_response']);
-const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools)\./;
+const BUILTIN_ITEM_TYPES = new Set([
+  'code_interpreter_call',
+  'web_search_call',
+  'file_search_call',
+  'mcp_list_tools',
+  'mcp_call',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  // OpenAI's tools whose calls the client runs (the document has only function tools).
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'shell_call',
+  'shell_call_output',
+  'local_shell_call',
+  'local_shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+]);
+const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools|custom_tool_call_input)\./;
 
-function checkEvent(raw: { type: string; response?: unknown; item?: { type?: string }; annotation?: { type?: string } }): void {
+/** Checks one stream event: builtin tool events against our zod schemas, everything else against the document. */
+export function checkEvent(raw: { type: string; response?: unknown; item?: { type?: string }; annotation?: { type?: string } }): void {
   // A file citation (file search) is OpenAI's, not the document's: zod and tsc check it.
   if (raw.annotation?.type === 'file_citation') {
     StreamEvent.parse(raw);
@@ -197,6 +215,15 @@ function specShape(value: unknown): unknown {
   if (copy.text?.format?.type === 'json_schema') copy.text.format = { type: 'text' };
   if (copy.output) copy.output = copy.output.filter((item) => !BUILTIN_ITEM_TYPES.has(item.type)).map(withoutFileCitations);
   if (copy.tools) copy.tools = copy.tools.filter((tool) => tool.type === 'function');
+  // A `tool_choice` naming one of OpenAI's other tools (checked by zod above).
+  const choice = (copy as { tool_choice?: unknown }).tool_choice;
+  if (typeof choice === 'object' && choice !== null && ['custom', 'shell', 'apply_patch'].includes((choice as { type: string }).type)) (copy as { tool_choice?: unknown }).tool_choice = 'auto';
+  // `allowed_tools` entries naming them (or a namespace): the document allows function entries only.
+  if (typeof choice === 'object' && choice !== null && (choice as { type: string }).type === 'allowed_tools') {
+    const allowed = choice as { tools: Array<{ type: string; name?: string; namespace?: string }> };
+    const functions = allowed.tools.filter((t) => t.type === 'function' && t.namespace === undefined && !t.name?.includes('.'));
+    (copy as { tool_choice?: unknown }).tool_choice = functions.length ? { ...allowed, tools: functions } : 'auto';
+  }
   return copy;
 }
 

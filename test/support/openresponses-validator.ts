@@ -26,7 +26,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const specPath = path.resolve(repoRoot, '../shared/spec/openresponses-openapi.json');
+// `OPENRESPONSES_SPEC` names the document where the checkout has no `../shared` beside it (a git worktree).
+const specPath = process.env.OPENRESPONSES_SPEC ?? path.resolve(repoRoot, '../shared/spec/openresponses-openapi.json');
 const BASE_ID = 'openresponses.json';
 const ERROR_BODY = '{error: ErrorPayload}';
 
@@ -316,4 +317,9 @@ export function validateItem(item: unknown): void {
 /** Validates a `POST /responses/compact` answer as `CompactResource`. */
 export function validateCompactResource(obj: unknown): void {
   check('#/components/schemas/CompactResource', obj, 'compacted response');
+}
+
+/** Validates a WebSocket mode `error` frame as `WebSocketErrorEvent`. */
+export function validateWebSocketError(frame: unknown): void {
+  check('#/components/schemas/WebSocketErrorEvent', frame, 'websocket error frame');
 }

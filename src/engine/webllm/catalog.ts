@@ -46,6 +46,8 @@ export interface CatalogEntry {
   parameters: number;
   context_window: number;
   capabilities: { tools: boolean; reasoning: boolean };
+  /** A vision model (web-llm's `ModelType.VLM`): it reads `input_image` parts. */
+  vision: boolean;
   /**
    * Whether web-llm's conversation template of this model has a `tool` role (only the
    * Llama 3.1+ template does: `ipython`). Other templates throw on a `tool` message, so
@@ -64,6 +66,7 @@ interface EntrySpec {
   tools: boolean;
   reasoning: boolean;
   nativeToolRole?: boolean;
+  vision?: boolean;
   q4f16: string;
   q4f32: string;
 }
@@ -79,6 +82,8 @@ const SPECS: EntrySpec[] = [
   { label: 'SmolLM2 360M Instruct', owned_by: 'HuggingFaceTB', released: '2024-11-01', chat_format: 'smollm2', parameters: 0.362e9, tools: false, reasoning: false, q4f16: 'SmolLM2-360M-Instruct-q4f16_1-MLC', q4f32: 'SmolLM2-360M-Instruct-q4f32_1-MLC' },
   { label: 'SmolLM2 1.7B Instruct', owned_by: 'HuggingFaceTB', released: '2024-11-01', chat_format: 'smollm2', parameters: 1.71e9, tools: false, reasoning: false, q4f16: 'SmolLM2-1.7B-Instruct-q4f16_1-MLC', q4f32: 'SmolLM2-1.7B-Instruct-q4f32_1-MLC' },
   { label: 'Phi-3.5 mini Instruct', owned_by: 'microsoft', released: '2024-08-20', chat_format: 'phi3', parameters: 3.82e9, tools: false, reasoning: false, q4f16: 'Phi-3.5-mini-instruct-q4f16_1-MLC', q4f32: 'Phi-3.5-mini-instruct-q4f32_1-MLC' },
+  // web-llm's one prebuilt vision model (4.5 GB of GPU memory at q4f16, 7 GB at q4f32).
+  { label: 'Phi-3.5 vision Instruct', owned_by: 'microsoft', released: '2024-08-20', chat_format: 'phi3', parameters: 4.15e9, tools: false, reasoning: false, vision: true, q4f16: 'Phi-3.5-vision-instruct-q4f16_1-MLC', q4f32: 'Phi-3.5-vision-instruct-q4f32_1-MLC' },
   { label: 'Gemma 2 2B Instruct', owned_by: 'google', released: '2024-07-31', chat_format: 'gemma', parameters: 2.61e9, tools: false, reasoning: false, q4f16: 'gemma-2-2b-it-q4f16_1-MLC', q4f32: 'gemma-2-2b-it-q4f32_1-MLC' },
 ];
 
@@ -127,6 +132,7 @@ export function buildCatalog(records: readonly ModelRecord[] = PREBUILT_RECORDS)
       context_window: f16.overrides?.context_window_size ?? 4096,
       capabilities: { tools: spec.tools, reasoning: spec.reasoning },
       nativeToolRole: spec.nativeToolRole ?? false,
+      vision: spec.vision ?? false,
       variants: { q4f16: variantOf(f16, 'q4f16_1', spec.parameters), q4f32: variantOf(f32, 'q4f32_1', spec.parameters) },
     };
   });
@@ -159,6 +165,7 @@ export function toModelInfo(entry: CatalogEntry, hasShaderF16 = true): ModelInfo
     download_bytes: variant.downloadBytes,
     vram_bytes: variant.vramBytes,
     capabilities: { ...entry.capabilities },
+    ...(entry.vision ? { input_modalities: ['text', 'image'] } : {}),
   };
 }
 

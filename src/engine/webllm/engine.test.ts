@@ -360,6 +360,13 @@ describe('WebLlmEngine: generating', () => {
     expect(fake().requests[0]?.extra_body).toBeUndefined();
   });
 
+  it('a custom tool grammar becomes response_format grammar: the call grammar printed as xgrammar EBNF', async () => {
+    const { engine, fake } = await loaded(LLAMA);
+    const outputGrammar = { rules: { root: { kind: 'lit' as const, text: 'ok' } }, root: 'root' };
+    await collect(engine.generate(request({ model: LLAMA, outputGrammar })));
+    expect(fake().requests[0]?.response_format).toEqual({ type: 'grammar', grammar: 'root ::= "ok"\n' });
+  });
+
   it('enable_thinking only for reasoning models; off under a JSON schema', async () => {
     const { engine, fake } = await loaded(QWEN);
     await collect(engine.generate(request({ enableThinking: false })));

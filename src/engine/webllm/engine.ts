@@ -18,6 +18,7 @@
  * rendering when both say the same, so a `previous_response_id` turn prefills only the new
  * message.
  */
+import type { GrammarSyntax } from '../../ports/engine';
 import type { AppConfig, ChatCompletionMessageParam, InitProgressReport } from '@mlc-ai/web-llm';
 import type { ChatFormat, Rendered } from '../../chat/chat-format';
 import { chatFormats } from '../../chat/chat-formats';
@@ -88,6 +89,8 @@ export class WebLlmEngine implements Engine {
   /** web-llm streams each sampled token's logprob (`choices[0].logprobs.content`), with up to 5 alternatives. */
   readonly reportsLogprobs = true;
   readonly maxTopLogprobs = 5;
+  /** Custom tool grammars: converted to EBNF (`printGrammar`), which web-llm's xgrammar enforces. */
+  readonly grammarSyntaxes: ReadonlySet<GrammarSyntax> = new Set(['lark', 'regex']);
   /** The records web-llm loads from (mirrored when `modelBase` is set). */
   readonly appConfig: AppConfig;
   /** Cached models, deleting one, storage estimate: for the runtime's control API. */

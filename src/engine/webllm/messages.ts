@@ -9,6 +9,7 @@ import type { GenerateRequest } from '../../ports/engine';
 import type { CatalogEntry } from './catalog';
 import type { ChatMessage } from '../../chat/chat-message';
 import { estimateTokens } from '../token-estimate';
+import { printGrammar } from '../../chat/grammar/print-grammar';
 
 /**
  * Tokens web-llm's conversation templates add per message (role header and end markers: 4–5
@@ -18,13 +19,38 @@ import { estimateTokens } from '../token-estimate';
 const TURN_MARKUP_TOKENS = 8;
 
 /**
+ * Tokens one image takes in a vision model's prompt: the image embedding web-llm prefills
+ * whole (1921 for Phi-3.5-vision, web-llm's own example); counted so the context check
+ * sees images too.
+ */
+export const IMAGE_TOKENS = 1921;
+
+/**
  * The estimated prompt length of `messages` as web-llm is given them: their text plus its
  * template's markup. Counted on the messages, not on our chat format's prompt, because
  * web-llm applies its own template and never sees that prompt.
  */
-export function webLlmInputTokens(messages: ReadonlyArray<{ content?: unknown }>): number {
-  const text = messages.reduce((sum, m) => sum + estimateTokens(typeof m.content === 'string' ? m.content : ''), 0);
+export function webLlmInputTokens(messages: ReadonlyArray<{ content?: unknown; images?: readonly string[] }>): number {
+  const text = messages.reduce((sum, m) => sum + estimateTokens(plainContent(m.content, false)) + imageCount(m) * IMAGE_TOKENS, 0);
   return text + (messages.length + 1) * TURN_MARKUP_TOKENS;
+}
+
+/** Images of a message: ours (`images`), or web-llm's `image_url` content parts. */
+function imageCount(message: { content?: unknown; images?: readonly string[] }): number {
+  if (message.images) return message.images.length;
+  return Array.isArray(message.content) ? message.content.filter((p: { type?: string }) => p.type === 'image_url').length : 0;
+}
+
+/**
+ * A message's text: its string content, or its text parts — with `withImages`, images as their
+ * URLs too (so two messages with other images differ); without, only text (what is counted).
+ */
+function plainContent(content: unknown, withImages = true): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((p: { type?: string; text?: string; image_url?: { url?: string } }) => (p.type === 'text' ? [p.text ?? ''] : withImages ? [`[image ${p.image_url?.url ?? ''}]`] : []))
+    .join('\n');
 }
 
 /**
@@ -41,13 +67,22 @@ export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boo
       case 'tool':
         return toolRole ? { role: 'tool', content: message.content, tool_call_id: '' } : { role: 'user', content: message.content };
       default:
-        return { role: 'user', content: message.content };
+        return message.images?.length ? { role: 'user', content: withImages(message.content, message.images) } : { role: 'user', content: message.content };
     }
   });
 }
 
+/**
+ * A user turn with images, as web-llm's vision models take it: one text part (web-llm allows
+ * no more), then an `image_url` part per image (`data:image/…` or `http(s):`; no `detail`,
+ * which web-llm refuses).
+ */
+function withImages(text: string, images: readonly string[]): Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> {
+  return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url' as const, image_url: { url } }))];
+}
+
 export function plain(message: ChatCompletionMessageParam): { role: string; content: string } {
-  return { role: message.role, content: typeof message.content === 'string' ? message.content : '' };
+  return { role: message.role, content: plainContent(message.content) };
 }
 
 /** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
@@ -77,6 +112,8 @@ request: GenerateRequest,
     const schema = Object.keys(request.jsonSchema).length === 0 ? { type: 'object' } : request.jsonSchema;
     body.response_format = { type: 'json_object', schema: JSON.stringify(schema) };
   }
+  // A custom tool's grammar holds the whole output to the call grammar (chat/grammar/call-grammar.ts).
+  if (request.outputGrammar) body.response_format = { type: 'grammar', grammar: printGrammar(request.outputGrammar) };
   const thinking = webLlmThinking(request, entry);
   if (thinking !== undefined) body.extra_body = { enable_thinking: thinking };
   return body;

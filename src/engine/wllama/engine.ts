@@ -31,9 +31,10 @@
  *   0.8, top_k 40, top_p 0.95, min_p 0.05; top_k and min_p always apply). Temperature 0 is
  *   greedy, and greedy output is deterministic.
  */
+import { printGrammar } from '../../chat/grammar/print-grammar';
 import type { Rendered } from '../../chat/chat-format';
 import { ApiError, serverError } from '../../shared/api-error';
-import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from '../../ports/engine';
+import type { GrammarSyntax, Engine, GenerateRequest, LoadProgress, ModelInfo } from '../../ports/engine';
 import { REAL_ENGINE_DELTA_WINDOW_MS } from '../delta-window';
 import { modelNotFound } from '../engine-errors';
 import { withoutBosText } from './bos-text';
@@ -126,6 +127,8 @@ export class WllamaEngine implements Engine {
   /** llama.cpp reports each sampled token's logprob and alternatives (`n_probs`, no limit of its own: OpenAI's 20). */
   readonly reportsLogprobs = true;
   readonly maxTopLogprobs = 20;
+  /** Custom tool grammars: converted to GBNF (`printGrammar`), which llama.cpp's sampler enforces. */
+  readonly grammarSyntaxes: ReadonlySet<GrammarSyntax> = new Set(['lark', 'regex']);
 
   private readonly catalog: readonly GgufCatalogEntry[];
   private readonly modelBase: string | undefined;
@@ -283,6 +286,8 @@ export class WllamaEngine implements Engine {
     if (request.temperature !== undefined) params.temperature = request.temperature;
     if (request.topP !== undefined) params.top_p = request.topP;
     if (request.stop && request.stop.length > 0) params.stop = request.stop;
+    // A custom tool's grammar holds the whole output to the call grammar (chat/grammar/call-grammar.ts).
+    if (request.outputGrammar) params.grammar = printGrammar(request.outputGrammar);
     return { loaded, stream: await loaded.wllama.createCompletion(params) };
   }
 

@@ -40,6 +40,7 @@ describe('GGUF catalog', () => {
     expect(GGUF_TEST_CATALOG.map((e) => [e.id, e.chat_format, e.file, e.hidden])).toEqual([
       ['test-tiny-llama', 'raw-completion', 'test-tiny-llama.gguf', true],
       ['test-stories260k', 'raw-completion', 'stories260K.gguf', true],
+      ['test-stories260k-qwen', 'qwen', 'stories260K.gguf', true],
       ['test-tiny-chat', 'chatml-plain', 'test-tiny-chat.gguf', true],
       ['test-bench-llama', 'chatml-plain', 'test-bench-llama.gguf', true],
     ]);

@@ -130,6 +130,8 @@ export const GGUF_CATALOG: readonly GgufCatalogEntry[] = [
 export const TINY_LLAMA_MODEL_ID = 'test-tiny-llama';
 /** Id of `../shared/models/stories260K.gguf` when a test serves it. */
 export const STORIES_MODEL_ID = 'test-stories260k';
+/** Id of stories260K prompted in the Qwen format: a real llama.cpp sampler held to a tool-call grammar (custom tools). */
+export const STORIES_QWEN_MODEL_ID = 'test-stories260k-qwen';
 /** Id of the tiny GGUF under a chat format that shows the whole conversation (KV-cache reuse across turns). */
 export const TINY_CHAT_MODEL_ID = 'test-tiny-chat';
 /** Id of the ~100M-parameter random GGUF of `npm run bench:cpu` (`test/fixtures/make-bench-gguf.ts`). */
@@ -162,6 +164,20 @@ export const GGUF_TEST_CATALOG: readonly GgufCatalogEntry[] = [
     downloadBytes: 1_185_376,
     context_window: 2048,
     capabilities: { tools: false, reasoning: false },
+    hidden: true,
+  },
+  {
+    // stories260K's bytes under the Qwen format: its tool syntax is what a custom tool's grammar
+    // holds the sampler to, so a test sees llama.cpp honour the grammar we write.
+    id: STORIES_QWEN_MODEL_ID,
+    label: 'stories260K, Qwen format (test)',
+    owned_by: 'local-test',
+    created: 1_700_000_000,
+    chat_format: 'qwen',
+    file: 'stories260K.gguf',
+    downloadBytes: 1_185_376,
+    context_window: 2048,
+    capabilities: { tools: true, reasoning: false },
     hidden: true,
   },
   {

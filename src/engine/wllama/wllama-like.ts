@@ -85,6 +85,8 @@ export interface WllamaCompletionParams {
   cache_prompt?: boolean;
   /** Report each token's logprob with this many most likely alternatives (0: none). */
   n_probs?: number;
+  /** A GBNF grammar the sampler holds the output to (llama.cpp's `grammar`). */
+  grammar?: string;
 }
 
 /** A token and its log probability, as llama.cpp's server reports it. */

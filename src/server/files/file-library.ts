@@ -65,6 +65,11 @@ export class FileLibrary {
     return result;
   }
 
+  /** The file's bytes (an image a request names by `file_id`), or undefined when they are missing from storage. */
+  blobOf(file: StoredFile): Promise<Blob | undefined> {
+    return this.store.fileBlob(file.id);
+  }
+
   /** The text of inline bytes (`input_file` with `file_data`), kept under their hash. */
   async textOfBytes(bytes: Uint8Array<ArrayBuffer>, filename: string, contentType: string, signal: AbortSignal): Promise<Extraction> {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));

@@ -5,6 +5,7 @@
  */
 import type { ToolSpec } from '../../chat/chat-format';
 import type { Tool } from '../../protocol/create-request';
+import { clientToolFunctions } from './client-tools';
 
 export const PYTHON: ToolSpec = {
   name: 'python',
@@ -61,7 +62,7 @@ export function isWebSearch(tool: Tool): boolean {
   return tool.type.startsWith('web_search');
 }
 
-/** The functions the model is told about for the request's tools (function tools as given). */
+/** The functions the model is told about for the request's tools (function tools as given; client tools as client-tools.ts shows them). */
 export function modelTools(tools: Tool[]): ToolSpec[] {
   const specs: ToolSpec[] = [];
   for (const tool of tools) {
@@ -69,6 +70,7 @@ export function modelTools(tools: Tool[]): ToolSpec[] {
     else if (tool.type === 'code_interpreter') specs.push(PYTHON);
     else if (isWebSearch(tool)) specs.push(SEARCH, OPEN_PAGE, FIND_IN_PAGE);
     else if (tool.type === 'file_search') specs.push(FILE_SEARCH);
+    else specs.push(...clientToolFunctions(tool).map((f) => f.spec));
   }
   return specs;
 }

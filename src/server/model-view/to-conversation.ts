@@ -8,6 +8,8 @@ import type { ConversationItem } from '../../chat/chat-format';
 import type { StoredItem } from '../../protocol/output-items';
 import { builtinCallAsConversation } from './builtin-call-view';
 import { approvalAsConversation, approvalRequests, mcpCallAsConversation } from './mcp-call-view';
+import { clientCallAsConversation, clientOutputAsConversation } from './client-call-view';
+import { namespacedName } from './client-tools';
 
 function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): string {
   return parts
@@ -16,7 +18,13 @@ function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): strin
     .join('\n');
 }
 
-/** Stored items as the chat format reads them (images are left out: our models read text). */
+/** The image URLs among content parts (a request to a model that cannot see them was refused earlier: image-inputs.ts). */
+function imagesOf(parts: ReadonlyArray<{ type: string; image_url?: string | null }>): { images?: string[] } {
+  const images = parts.flatMap((p) => (p.type === 'input_image' && p.image_url ? [p.image_url] : []));
+  return images.length ? { images } : {};
+}
+
+/** Stored items as the chat format reads them: text, and the images of messages and tool outputs. */
 export function toConversation(items: StoredItem[]): ConversationItem[] {
   const requests = approvalRequests(items);
   return items.flatMap((item): ConversationItem | ConversationItem[] => {
@@ -26,11 +34,32 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
           type: 'message',
           role: item.role,
           text: item.content.map((c) => (c.type === 'refusal' ? c.refusal : 'text' in c ? c.text : '')).filter(Boolean).join('\n'),
+          ...imagesOf(item.content),
         };
       case 'function_call':
-        return { type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments };
+        // A namespace's function was shown to the model as `<namespace>__<name>`.
+        return { type: 'function_call', call_id: item.call_id, name: item.namespace ? namespacedName(item.namespace, item.name) : item.name, arguments: item.arguments };
       case 'function_call_output':
-        return { type: 'function_call_output', call_id: item.call_id, output: typeof item.output === 'string' ? item.output : partsText(item.output) };
+        return {
+          type: 'function_call_output',
+          call_id: item.call_id,
+          output: typeof item.output === 'string' ? item.output : partsText(item.output),
+          ...(typeof item.output === 'string' ? {} : imagesOf(item.output)),
+        };
+      // The calls the client runs, and what it sent back, as the function calls the model made.
+      case 'custom_tool_call':
+      case 'shell_call':
+      case 'local_shell_call':
+      case 'apply_patch_call':
+        return clientCallAsConversation(item);
+      case 'custom_tool_call_output':
+      case 'shell_call_output':
+      case 'local_shell_call_output':
+      case 'apply_patch_call_output':
+        return {
+          ...clientOutputAsConversation(item, (output) => (typeof output === 'string' ? output : partsText(output))),
+          ...(item.type === 'custom_tool_call_output' && typeof item.output !== 'string' ? imagesOf(item.output) : {}),
+        } as ConversationItem;
       case 'reasoning':
         return { type: 'reasoning', text: item.content.length ? partsText(item.content) : partsText(item.summary) };
       // Builtin calls replay as the function call the model made and the result it was shown.

@@ -25,11 +25,32 @@ export async function chainItems(store: ResponseStore, previousId: string | null
   return chain.turns.flatMap((turn) => [...turn.input, ...turn.output]);
 }
 
-/** Every function_call_output must answer a function_call the conversation contains (OpenAI's rule). */
+/** Which call each kind of tool output answers, and how OpenAI's message names the output. */
+const ANSWERS: Record<string, { call: StoredItem['type']; what: string }> = {
+  function_call_output: { call: 'function_call', what: 'function call output' },
+  custom_tool_call_output: { call: 'custom_tool_call', what: 'custom tool call output' },
+  shell_call_output: { call: 'shell_call', what: 'shell call output' },
+  local_shell_call_output: { call: 'local_shell_call', what: 'local shell call output' },
+  apply_patch_call_output: { call: 'apply_patch_call', what: 'apply patch call output' },
+};
+
+/**
+ * Every tool output must answer a call of its kind that the conversation contains (OpenAI's
+ * rule). A `local_shell_call_output` that names its call by the call item's `id` (OpenAI's
+ * type) is pointed at that call's `call_id` here.
+ */
 export function checkToolOutputs(history: StoredItem[], input: StoredItem[]): void {
-  const calls = new Set([...history, ...input].flatMap((i) => (i.type === 'function_call' ? [i.call_id] : [])));
+  const all = [...history, ...input];
   input.forEach((item, i) => {
-    if (item.type === 'function_call_output' && !calls.has(item.call_id))
-      throw invalidRequest(`No tool call found for function call output with call_id ${item.call_id}.`, `input[${i}].call_id`, Codes.invalidValue);
+    const answers = ANSWERS[item.type];
+    if (!answers || !('call_id' in item)) return;
+    const calls = all.filter((c) => c.type === answers.call);
+    if (calls.some((c) => 'call_id' in c && c.call_id === item.call_id)) return;
+    const byId = item.type === 'local_shell_call_output' ? calls.find((c) => c.id === item.call_id) : undefined;
+    if (byId && 'call_id' in byId) {
+      item.call_id = byId.call_id;
+      return;
+    }
+    throw invalidRequest(`No tool call found for ${answers.what} with call_id ${item.call_id}.`, `input[${i}].call_id`, Codes.invalidValue);
   });
 }

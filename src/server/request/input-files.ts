@@ -1,18 +1,28 @@
 /**
  * `input_file` parts as the model sees them: each replaced by the file's text (extracted once,
  * outside the runtime's context, and kept — by file id, or by the hash of inline `file_data`),
- * in a copy of the items for the model; storage keeps the parts as sent. A file of this
- * request that cannot be used is a 400 (404 for an unknown id) naming the part; one of an
- * earlier turn that is gone since is shown as a note.
+ * in a copy of the items for the model; storage keeps the parts as sent. Files come in
+ * messages and in tool outputs (`function_call_output`, `custom_tool_call_output` parts) alike.
+ * A file of this request that cannot be used is a 400 (404 for an unknown id) naming the
+ * part; one of an earlier turn that is gone since is shown as a note.
  */
 import type { InputFile, StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import type { FilesState } from '../files/files-state';
 
-const hasFile = (item: StoredItem) => item.type === 'message' && item.role !== 'assistant' && item.content.some((c) => c.type === 'input_file');
+type Part = { type: string };
 
-/** Whether any message of `items` carries a file. */
+/** The parts of `item` that may hold files, and where they are (`content` or `output`); none for other items. */
+function partsOf(item: StoredItem): { parts: readonly Part[]; field: 'content' | 'output' } | null {
+  if (item.type === 'message') return item.role === 'assistant' ? null : { parts: item.content, field: 'content' };
+  if ((item.type === 'function_call_output' || item.type === 'custom_tool_call_output') && typeof item.output !== 'string') return { parts: item.output, field: 'output' };
+  return null;
+}
+
+const hasFile = (item: StoredItem) => partsOf(item)?.parts.some((c) => c.type === 'input_file') ?? false;
+
+/** Whether any message or tool output of `items` carries a file. */
 export function carriesFiles(items: readonly StoredItem[]): boolean {
   return items.some(hasFile);
 }
@@ -26,16 +36,17 @@ export async function withFileTexts(files: FilesState | undefined, window: reado
   const inputStart = window.length - inputCount;
   const out: StoredItem[] = [];
   for (const [k, item] of window.entries()) {
-    if (item.type !== 'message' || item.role === 'assistant' || !hasFile(item)) {
+    const found = hasFile(item) ? partsOf(item) : null;
+    if (!found) {
       out.push(item);
       continue;
     }
-    const content = [];
-    for (const [j, part] of item.content.entries()) {
-      if (part.type !== 'input_file') content.push(part);
-      else content.push({ type: 'input_text' as const, text: await fileText(files, part, k >= inputStart ? `input[${k - inputStart}].content[${j}]` : null, signal) });
+    const parts = [];
+    for (const [j, part] of found.parts.entries()) {
+      if (part.type !== 'input_file') parts.push(part);
+      else parts.push({ type: 'input_text' as const, text: await fileText(files, part as InputFile, k >= inputStart ? `input[${k - inputStart}].${found.field}[${j}]` : null, signal) });
     }
-    out.push({ ...item, content });
+    out.push({ ...item, [found.field]: parts } as StoredItem);
   }
   return out;
 }

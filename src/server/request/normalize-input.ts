@@ -2,14 +2,14 @@
  * Request input → stored items: ids assigned, string content normalized to parts,
  * `item_reference`s resolved. What is stored is what `input_items` lists later.
  */
-import type { InputFilePart, InputItem } from '../../protocol/input-item-schemas';
-import type { InputFile } from '../../protocol/output-items';
-import type { z } from 'zod';
+import type { InputItem } from '../../protocol/input-item-schemas';
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import { Codes } from '../../shared/error-codes';
 import type { SealedReasoning } from '../sealing/encrypted-reasoning';
+import { normalizeClientItem, toolOutputParts } from './normalize-client-items';
+import { inputFile } from './input-file-part';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 /** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
@@ -43,7 +43,8 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
           if (part.type === 'refusal') return part;
           throw invalidRequest(`Invalid content part in an assistant message: '${part.type}'. Use 'output_text' or 'refusal'.`, `input[${i}].content[${j}].type`, Codes.invalidValue);
         });
-        return { type: 'message', id, role: 'assistant', status: 'completed', content };
+        // A phase (`commentary`, `final_answer`) is kept and returned as the client sent it.
+        return { type: 'message', id, role: 'assistant', status: 'completed', content, ...(item.phase ? { phase: item.phase } : {}) };
       }
       const content = parts.map((part, j) => {
         if (part.type === 'input_text') return part;
@@ -58,22 +59,25 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       return { type: 'message', id, role: item.role, status: 'completed', content };
     }
     case 'function_call':
-      return { type: 'function_call', id: item.id ?? newId('fc'), call_id: item.call_id, name: item.name, arguments: item.arguments, status: 'completed' };
+      return { type: 'function_call', id: item.id ?? newId('fc'), call_id: item.call_id, name: item.name, arguments: item.arguments, ...(item.namespace ? { namespace: item.namespace } : {}), status: 'completed' };
     case 'function_call_output':
       return {
         type: 'function_call_output',
         id: item.id ?? newId('fco'),
         call_id: item.call_id,
-        output:
-          typeof item.output === 'string'
-            ? item.output
-            : item.output.map((part) =>
-                part.type === 'input_text'
-                  ? part
-                  : { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail },
-              ),
+        output: toolOutputParts(item.output, `input[${i}].output`),
+        ...(item.namespace ? { namespace: item.namespace } : {}),
         status: 'completed',
       };
+    case 'custom_tool_call':
+    case 'custom_tool_call_output':
+    case 'shell_call':
+    case 'shell_call_output':
+    case 'local_shell_call':
+    case 'local_shell_call_output':
+    case 'apply_patch_call':
+    case 'apply_patch_call_output':
+      return normalizeClientItem(item, i);
     case 'reasoning': {
       const id = item.id ?? newId('rs');
       // Sealed reasoning is what the model thought: it replaces whatever plain parts came with it.
@@ -105,19 +109,3 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
   }
 }
 
-/** An `input_file` part as stored: exactly one of `file_id` and `file_data` (with its `filename`); never a URL. */
-function inputFile(part: z.infer<typeof InputFilePart>, param: string): InputFile {
-  if (part.file_url !== undefined)
-    throw invalidRequest(
-      "Unsupported parameter: 'file_url'. The local runtime fetches nothing a request names: upload the file (POST /v1/files) and send its file_id, or send its bytes as file_data.",
-      `${param}.file_url`,
-      Codes.unsupportedParameter,
-    );
-  const id = part.file_id ?? null;
-  if (id !== null && part.file_data !== undefined)
-    throw invalidRequest("Mutually exclusive parameters: send one of 'file_id' and 'file_data'.", `${param}.file_data`, Codes.mutuallyExclusiveParameters);
-  if (id === null && part.file_data === undefined) throw invalidRequest("Missing required parameter: 'file_id' (or 'file_data').", `${param}.file_id`, Codes.missingRequiredParameter);
-  if (part.file_data !== undefined && part.filename === undefined)
-    throw invalidRequest("Missing required parameter: 'filename' (a file sent as file_data needs its name).", `${param}.filename`, Codes.missingRequiredParameter);
-  return { type: 'input_file', file_id: id, ...(part.filename !== undefined ? { filename: part.filename } : {}), ...(part.file_data !== undefined ? { file_data: part.file_data } : {}) };
-}

@@ -12,14 +12,17 @@ import type { StoredItem } from '../../protocol/output-items';
 import type { ConversationItem } from '../../chat/chat-format';
 import { Codes } from '../../shared/error-codes';
 import { isWebSearch } from '../model-view/builtin-functions';
+import { clientToolFunctions } from '../model-view/client-tools';
 import { approvalRequests } from '../model-view/mcp-call-view';
 import { lookupModel, type ServedModel, type ServerState } from '../server-state';
-import { checkAllowedTools } from './allowed-tools';
+import { checkToolChoice } from './tool-choice';
+import { checkToolGrammars } from './tool-grammars';
+import { checkImageInputs, withImageFiles } from './image-inputs';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
 import type { McpApproval } from './mcp-servers';
-import { readRequestContext } from './request-context';
+import { readRequestContext, type CachedChain } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
 import { carriesFiles, withFileTexts } from './input-files';
@@ -41,8 +44,21 @@ export interface PreparedRequest {
   planFor(conversation: readonly ConversationItem[]): RunPlan;
 }
 
+/** How a transport other than `POST /v1/responses` prepares a turn (the WebSocket mode). */
+export interface PrepareOptions {
+  /** Chains held outside storage (a WebSocket connection's latest responses), tried first. */
+  cachedChain?: CachedChain;
+  /** A warm-up (`generate: false`) may have no input at all: it only prepares state. */
+  allowEmptyInput?: boolean;
+}
+
 /** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
-export async function prepareRequest(state: ServerState, body: unknown, signal: AbortSignal = new AbortController().signal): Promise<PreparedRequest> {
+export async function prepareRequest(
+  state: ServerState,
+  body: unknown,
+  signal: AbortSignal = new AbortController().signal,
+  options: PrepareOptions = {},
+): Promise<PreparedRequest> {
   const request = parseCreateRequest(body);
 
   const background = request.background ?? false;
@@ -53,16 +69,20 @@ export async function prepareRequest(state: ServerState, body: unknown, signal: 
   checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);
+  checkToolGrammars(request, model);
   await checkVectorStores(state, request);
 
-  const { conversationId, history, input } = await readRequestContext(state, request);
-  if (history.length === 0 && input.length === 0)
+  const { conversationId, history, input } = await readRequestContext(state, request, options.cachedChain);
+  if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
+  checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
   const mcpApprovals = approvalsOf(request, history, input);
   const window = [...history, ...input];
   // Files in messages are shown as their text (the stored items keep the parts as sent).
-  const shown = await withFileTexts(state.files, window, input.length, signal);
+  const withTexts = await withFileTexts(state.files, window, input.length, signal);
+  // Images named by file_id are shown as their bytes (data: URLs) to a model that sees.
+  const shown = model.info.input_modalities?.includes('image') ? await withImageFiles(state.files, withTexts, input.length) : withTexts;
   const conversation = await windowConversation(shown, (item) => state.compactions.open(item.encrypted_content, 'input'));
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
@@ -122,17 +142,6 @@ export async function finalPlan(state: ServerState, prepared: PreparedRequest, s
   return { plan, promptTokens };
 }
 
-function checkToolChoice(request: CreateResponseRequest): void {
-  const choice = request.tool_choice;
-  const names = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
-  if (choice === 'required' && (request.tools ?? []).length > 0) return;
-  if (choice === 'required' && names.size === 0)
-    throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
-  if (typeof choice === 'object' && choice.type === 'allowed_tools') return checkAllowedTools(request);
-  if (typeof choice === 'object' && !names.has(choice.name))
-    throw invalidRequest(`Tool choice '${choice.name}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
-}
-
 /** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
 function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): void {
   const tools = request.tools ?? [];
@@ -162,6 +171,22 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
         `tools[${i}].name`,
         Codes.invalidValue,
       );
+  });
+  // Every tool is one or more functions to the model: no two may share a name (`shell`, `<namespace>__<name>`, …).
+  const seen = new Map<string, number>();
+  tools.forEach((tool, i) => {
+    if (tool.type !== 'function' && clientToolFunctions(tool).length === 0) return;
+    const names = tool.type === 'function' ? [tool.name] : clientToolFunctions(tool).map((f) => f.spec.name);
+    for (const name of names) {
+      const earlier = seen.get(name);
+      if (earlier !== undefined || builtinNames.has(name))
+        throw invalidRequest(
+          `Two tools would both be called '${name}' (tools[${earlier ?? i}] and tools[${i}]; a namespace's tools are called '<namespace>__<name>'): rename one.`,
+          `tools[${i}]`,
+          Codes.invalidValue,
+        );
+      seen.set(name, i);
+    }
   });
 }
 

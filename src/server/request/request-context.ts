@@ -35,7 +35,14 @@ export function conversationIdOf(request: Pick<ContextRequest, 'conversation'>):
   return typeof conversation === 'string' ? conversation : conversation.id;
 }
 
-export async function readRequestContext(state: ServerState, request: ContextRequest): Promise<RequestContext> {
+/**
+ * Where a `previous_response_id` chain is read from before storage: a WebSocket connection's
+ * cache of its latest responses (`store: false` ones exist nowhere else). Returns the chain's
+ * items, oldest first, or undefined when it does not hold that response.
+ */
+export type CachedChain = (previousId: string) => StoredItem[] | undefined;
+
+export async function readRequestContext(state: ServerState, request: ContextRequest, cached?: CachedChain): Promise<RequestContext> {
   const conversationId = conversationIdOf(request);
   if (conversationId !== null && request.previous_response_id)
     throw invalidRequest(
@@ -43,7 +50,9 @@ export async function readRequestContext(state: ServerState, request: ContextReq
       null,
       Codes.mutuallyExclusiveParameters,
     );
-  const history = conversationId !== null ? await conversationHistory(state, conversationId) : await chainItems(state.store, request.previous_response_id);
+  const fromCache = request.previous_response_id ? cached?.(request.previous_response_id) : undefined;
+  const history =
+    conversationId !== null ? await conversationHistory(state, conversationId) : (fromCache ?? (await chainItems(state.store, request.previous_response_id)));
   const input = await normalizeInput(
     request.input ?? undefined,
     (id) => state.store.findItem(id),

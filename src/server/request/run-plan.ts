@@ -13,6 +13,9 @@ import type { Compaction, StoredItem } from '../../protocol/output-items';
 import { BUILTIN_BY_NAME, modelTools } from '../model-view/builtin-functions';
 import type { Includes } from '../output/include-filter';
 import { toolsInPlay } from './allowed-tools';
+import { forcedToolName } from './tool-choice';
+import { outputGrammarFor } from './output-grammar';
+import { clientCallFields, clientToolFunctions, type ClientToolTarget } from '../model-view/client-tools';
 import { withVerbosity } from './verbosity';
 import { listedEarlier, mcpServersOf, mcpToolSpec, type McpApproval, type McpServerPlan, type McpToolEntry } from './mcp-servers';
 import type { McpToolInfo } from '../../ports/tool-ports';
@@ -28,6 +31,8 @@ export interface RunPlan {
   createParser(): StreamParser;
   /** Model-side names of the builtin tools the runtime runs itself (a client function of the same name is the client's). */
   builtinNames: ReadonlySet<string>;
+  /** Model-side names of the tools whose calls the client runs, beyond plain functions: what each stands for (model-view/client-tools.ts). */
+  clientTools: ReadonlyMap<string, ClientToolTarget>;
   /** The conversation the first round shows the model. */
   conversation: readonly ConversationItem[];
   /** That conversation rendered: the first round's input, and what the context-window check counts. */
@@ -101,13 +106,14 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     ...(enableThinking !== undefined ? { enableThinking } : {}),
     ...(request.temperature != null ? { temperature: request.temperature } : {}),
     ...(request.top_p != null ? { topP: request.top_p } : {}),
-    ...toolChoiceOf(choice),
+    ...toolChoiceOf(choice, request.tools),
     ...jsonConstraint(request),
     // Asked of the engine only when they are returned: `top_logprobs` alone changes nothing a client sees.
     ...(request.include?.includes('message.output_text.logprobs') ? { topLogprobs: request.top_logprobs ?? 0 } : {}),
   };
   const background = request.background ?? false;
   const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
+  const clientTools = new Map(toolsOn ? toolsInPlay(request).flatMap((tool) => clientToolFunctions(tool).map((f) => [f.spec.name, f.target] as const)) : []);
   const servers = mcpServersOf(request.tools ?? []);
   // A server listed earlier in the chain is not asked again; its tools pass today's allowed_tools.
   const reused: McpToolEntry[] = [];
@@ -130,15 +136,22 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       });
     const toolNames = new Set(tools.map((t) => t.name));
     const isBuiltin = (name: string) => (BUILTIN_BY_NAME.has(name) || mcpTools.has(name)) && !clientFunctions.has(name);
+    // A call of a shell, patch or custom tool whose arguments do not fit its item stays text.
+    const acceptsCall = (name: string, args: string) => {
+      const target = clientTools.get(name);
+      return !target || clientCallFields(target, args) !== null;
+    };
+    const outputGrammar = outputGrammarFor(format.callSyntax, tools, clientTools, request);
     return {
       model: request.model,
       tools,
-      createParser: () => format.createParser({ toolNames }),
+      clientTools,
+      createParser: () => format.createParser({ toolNames, acceptsCall }),
       builtinNames: new Set(tools.map((t) => t.name).filter(isBuiltin)),
       conversation,
       input: render(conversation),
       render,
-      generation,
+      generation: outputGrammar ? { ...generation, outputGrammar } : generation,
       ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
       ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
       maxToolRounds,
@@ -164,11 +177,13 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
   return assemble(reused, toList);
 }
 
-function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>): Pick<GenerateRequest, 'toolChoice'> {
+function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>, tools: CreateResponseRequest['tools']): Pick<GenerateRequest, 'toolChoice'> {
   if (choice === 'required') return { toolChoice: 'required' };
   if (typeof choice !== 'object') return {};
-  if (choice.type === 'function') return { toolChoice: { name: choice.name } };
-  return choice.mode === 'required' ? { toolChoice: 'required' } : {};
+  if (choice.type === 'allowed_tools') return choice.mode === 'required' ? { toolChoice: 'required' } : {};
+  // A named tool: the model-side function it is shown as (`ns__fn`, `shell`, …).
+  const name = forcedToolName(choice, tools ?? []);
+  return name ? { toolChoice: { name } } : {};
 }
 
 function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {

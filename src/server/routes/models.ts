@@ -22,6 +22,8 @@ function modelObject(model: ServedModel, state: ServerState) {
     ...(info.download_bytes !== undefined && { download_bytes: info.download_bytes }),
     ...(info.vram_bytes !== undefined && { vram_bytes: info.vram_bytes }),
     ...(info.capabilities !== undefined && { capabilities: { ...info.capabilities } }),
+    // What the model reads: `image` for models that see `input_image` parts (others refuse them with a 400).
+    input_modalities: info.input_modalities ?? ['text'],
     // Served by the engine that suits this device (web-llm with usable WebGPU, wllama otherwise).
     recommended: state.preferredEngine !== undefined && engine.name === state.preferredEngine,
   };

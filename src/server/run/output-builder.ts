@@ -9,6 +9,9 @@ import type { UnsequencedEvent } from '../../protocol/stream-events';
 import { newId } from '../../shared/ids';
 import type { ReasoningSummary } from '../../protocol/create-request';
 import { SummaryText } from './reasoning-summary';
+import { clientCallFields, type ClientToolTarget } from '../model-view/client-tools';
+import { CLIENT_CALL_TYPES } from '../../protocol/client-call-items';
+import { clientCallItem } from './client-calls';
 import type { CitationMarkers, CitedFile } from './citation-markers';
 
 type Emit = (event: UnsequencedEvent) => void;
@@ -32,6 +35,8 @@ export interface BuilderHooks {
   summary?: ReasoningSummary;
   /** `include: ["message.output_text.logprobs"]`: output_text parts carry the logprobs of their tokens. */
   logprobs?: boolean;
+  /** What the model-side names of custom, namespaced, shell and patch tools stand for (see run-plan.ts). */
+  clientTools?: ReadonlyMap<string, ClientToolTarget>;
 }
 
 type Open =
@@ -106,9 +111,9 @@ export class OutputBuilder {
     return this.output.slice(start).map((item) => structuredClone(item));
   }
 
-  /** How many function calls (for the client to run) the model made. */
+  /** How many calls for the client to run the model made: function calls, and custom, shell and patch calls. */
   get functionCallCount(): number {
-    return this.output.filter((i): i is FunctionCall => i.type === 'function_call').length;
+    return this.output.filter((i) => CLIENT_CALL_TYPES.has(i.type)).length;
   }
 
   /** How many MCP calls wait for the user's approval (the response ends with them). */
@@ -222,7 +227,12 @@ export class OutputBuilder {
     this.pendingSpace = '';
     this.pendingLogprobs = [];
     if (this.hooks.builtinNames?.has(name)) return this.hooks.onBuiltinCall?.(name, args);
-    const item: FunctionCall = { type: 'function_call', id: newId('fc'), call_id: newId('call'), name, arguments: '', status: 'in_progress' };
+    const target = this.hooks.clientTools?.get(name);
+    if (target && target.kind !== 'function') return this.clientCall(target, args);
+    // A namespace's function is called by its own name, with its namespace.
+    const named = target ? { name: target.name, ...(target.namespace ? { namespace: target.namespace } : {}) } : { name };
+    name = named.name;
+    const item: FunctionCall = { type: 'function_call', id: newId('fc'), call_id: newId('call'), ...named, arguments: '', status: 'in_progress' };
     const index = this.output.push(item) - 1;
     this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item } });
     this.emit({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: index, delta: args });
@@ -230,6 +240,16 @@ export class OutputBuilder {
     item.arguments = args;
     item.status = 'completed';
     this.emit({ type: 'response.output_item.done', output_index: index, item: { ...item } });
+  }
+
+  /** A custom, shell, local shell or patch call: appended whole, with its events (client-calls.ts). */
+  private clientCall(target: ClientToolTarget, args: string): void {
+    const fields = clientCallFields(target, args);
+    // The parser let only calls whose arguments fit through (see run-plan.ts `acceptsCall`).
+    if (!fields || fields.kind === 'function') return;
+    const { item, events } = clientCallItem(target, fields, this.output.length);
+    this.output.push(item);
+    for (const event of events) this.emit(structuredClone(event));
   }
 
   private openMessage(): void {

@@ -84,6 +84,7 @@ export class ResponseRun {
       citationMarkers: () => (this.sources.size > 0 ? new CitationMarkers((n) => this.sources.file(n)) : null),
       ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
       logprobs: plan.generation.topLogprobs !== undefined,
+      clientTools: plan.clientTools,
     });
     this.done = this.execute();
   }

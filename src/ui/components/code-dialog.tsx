@@ -1,7 +1,8 @@
 /**
- * "Use from your code": the `openai` SDK pointed at this origin, and a live check that
- * runs the same calls from this page (through the service worker, as another app on the
- * origin would): list the models, then one tiny response with the selected model. With a
+ * "Use from your code": the `openai` SDK pointed at this origin, WebSocket mode, and a live
+ * check that runs the same calls from this page (through the service worker, as another app
+ * on the origin would): list the models, one tiny response with the selected model, and one
+ * turn over `new WebSocket(…/v1/responses)` (the app installs the in-page WebSocket). With a
  * chat open, the snippet continues that chat by its conversation id: the answer shows in
  * the chat, as every chat of the app is a conversation (`conv_…`).
  */
@@ -49,7 +50,34 @@ console.log(response.output_text);
 const stream = await client.responses.create({ model: '${model}', input: 'Count to 5.', stream: true });
 for await (const event of stream) {
   if (event.type === 'response.output_text.delta') console.log(event.delta);
-}${conversationId ? continueChat(model, conversationId) : ''}`;
+}
+
+// WebSocket mode (one connection, a response.create frame per turn; also the Agents SDK's
+// setOpenAIResponsesTransport('websocket')):
+const ws = new WebSocket(location.origin.replace(/^http/, 'ws') + '/v1/responses');
+ws.onopen = () => ws.send(JSON.stringify({ type: 'response.create', model: '${model}', input: 'Hi!' }));
+ws.onmessage = (event) => {
+  const frame = JSON.parse(event.data);
+  if (frame.type === 'response.output_text.delta') console.log(frame.delta);
+};${conversationId ? continueChat(model, conversationId) : ''}`;
+}
+
+/** One turn over the in-page WebSocket, as the snippet sends it: the answer's text, or why not. */
+async function socketTurn(model: string): Promise<{ status: string; text: string }> {
+  const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/v1/responses`);
+  try {
+    return await new Promise((resolve, reject) => {
+      ws.onopen = () => ws.send(JSON.stringify({ type: 'response.create', model, input: 'Say hello in five words.', max_output_tokens: 32, store: false }));
+      ws.onerror = () => reject(new Error('The WebSocket could not connect.'));
+      ws.onmessage = (event: MessageEvent<string>) => {
+        const frame = JSON.parse(event.data) as { type: string; response?: { status: string; output_text: string }; error?: { message: string } };
+        if (frame.type === 'error') reject(new Error(frame.error?.message ?? 'error'));
+        else if (frame.response && ['response.completed', 'response.incomplete', 'response.failed'].includes(frame.type)) resolve({ status: frame.response.status, text: frame.response.output_text });
+      };
+    });
+  } finally {
+    ws.close();
+  }
 }
 
 type Step = { name: string; state: 'running' | 'ok' | 'failed'; detail: string };
@@ -93,6 +121,15 @@ export function CodeDialog({ open, onClose }: { open: boolean; onClose: () => vo
         name: 'client.responses.create()',
         state: response.status === 'completed' || response.status === 'incomplete' ? 'ok' : 'failed',
         detail: `${response.status} in ${((performance.now() - t1) / 1000).toFixed(1)} s: “${response.output_text.trim()}”`,
+      });
+      const overSocket = 'new WebSocket(…/v1/responses)';
+      show({ name: overSocket, state: 'running', detail: `model ${settings.model}` });
+      const t2 = performance.now();
+      const turn = await socketTurn(settings.model);
+      show({
+        name: overSocket,
+        state: turn.status === 'completed' || turn.status === 'incomplete' ? 'ok' : 'failed',
+        detail: `${turn.status} in ${((performance.now() - t2) / 1000).toFixed(1)} s: “${turn.text.trim()}”`,
       });
     } catch (error) {
       const last = log.at(-1);

@@ -1,0 +1,111 @@
+/**
+ * Items of the tools whose calls the client runs (see `client-tools.ts`), as the server
+ * returns and stores them — OpenAI's shapes (openai 7.59 `ResponseCustomToolCall`,
+ * `ResponseFunctionShellToolCall`, `ResponseItem.LocalShellCall`, `ResponseApplyPatchToolCall`
+ * and their outputs). Calls are made by the model; outputs come from the client's next request.
+ */
+import { z } from 'zod';
+import { InputFile, InputImage, InputText } from './content-parts';
+
+const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
+
+/** What a tool returned to the model: text, or text, image and file parts (as a function output). */
+export const ToolOutputContent = z.union([z.string(), z.array(z.union([InputText, InputImage, InputFile]))]);
+
+export const CustomToolCall = z.object({
+  type: z.literal('custom_tool_call'),
+  id: z.string(),
+  call_id: z.string(),
+  name: z.string(),
+  /** The model's free-form input (constrained by the tool's grammar where the engine can). */
+  input: z.string(),
+  namespace: z.string().optional(),
+  status: ItemStatus,
+});
+export type CustomToolCall = z.infer<typeof CustomToolCall>;
+
+export const CustomToolCallOutput = z.object({
+  type: z.literal('custom_tool_call_output'),
+  id: z.string(),
+  call_id: z.string(),
+  output: ToolOutputContent,
+  status: ItemStatus,
+});
+export type CustomToolCallOutput = z.infer<typeof CustomToolCallOutput>;
+
+export const ShellAction = z.object({ commands: z.array(z.string()), timeout_ms: z.number().int().nullable(), max_output_length: z.number().int().nullable() });
+
+export const ShellCall = z.object({
+  type: z.literal('shell_call'),
+  id: z.string(),
+  call_id: z.string(),
+  action: ShellAction,
+  /** Where the client runs it: always the client's own (`local`) here. */
+  environment: z.object({ type: z.literal('local') }).nullable(),
+  status: ItemStatus,
+});
+export type ShellCall = z.infer<typeof ShellCall>;
+
+export const ShellOutcome = z.union([z.object({ type: z.literal('exit'), exit_code: z.number().int() }), z.object({ type: z.literal('timeout') })]);
+
+export const ShellCallOutput = z.object({
+  type: z.literal('shell_call_output'),
+  id: z.string(),
+  call_id: z.string(),
+  max_output_length: z.number().int().nullable(),
+  /** One entry per command: what it printed and how it ended. */
+  output: z.array(z.object({ stdout: z.string(), stderr: z.string(), outcome: ShellOutcome })),
+  status: ItemStatus,
+});
+export type ShellCallOutput = z.infer<typeof ShellCallOutput>;
+
+export const LocalShellAction = z.object({
+  type: z.literal('exec'),
+  command: z.array(z.string()),
+  env: z.record(z.string(), z.string()),
+  timeout_ms: z.number().int().nullish(),
+  user: z.string().nullish(),
+  working_directory: z.string().nullish(),
+});
+
+export const LocalShellCall = z.object({ type: z.literal('local_shell_call'), id: z.string(), call_id: z.string(), action: LocalShellAction, status: ItemStatus });
+export type LocalShellCall = z.infer<typeof LocalShellCall>;
+
+/** OpenAI's type has no `call_id` (its `id` names the call); we keep both: the item's own id and the call it answers. */
+export const LocalShellCallOutput = z.object({
+  type: z.literal('local_shell_call_output'),
+  id: z.string(),
+  call_id: z.string(),
+  /** What the command printed, as the client sent it (a JSON string by convention). */
+  output: z.string(),
+  status: ItemStatus.nullish(),
+});
+export type LocalShellCallOutput = z.infer<typeof LocalShellCallOutput>;
+
+export const PatchOperation = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('create_file'), path: z.string(), diff: z.string() }),
+  z.object({ type: z.literal('update_file'), path: z.string(), diff: z.string() }),
+  z.object({ type: z.literal('delete_file'), path: z.string() }),
+]);
+
+export const ApplyPatchCall = z.object({
+  type: z.literal('apply_patch_call'),
+  id: z.string(),
+  call_id: z.string(),
+  operation: PatchOperation,
+  status: z.enum(['in_progress', 'completed']),
+});
+export type ApplyPatchCall = z.infer<typeof ApplyPatchCall>;
+
+export const ApplyPatchCallOutput = z.object({
+  type: z.literal('apply_patch_call_output'),
+  id: z.string(),
+  call_id: z.string(),
+  status: z.enum(['completed', 'failed']),
+  output: z.string().nullish(),
+});
+export type ApplyPatchCallOutput = z.infer<typeof ApplyPatchCallOutput>;
+
+/** A call the model made for the client to run (a function call too). */
+export type ClientCallItemType = 'function_call' | 'custom_tool_call' | 'shell_call' | 'local_shell_call' | 'apply_patch_call';
+export const CLIENT_CALL_TYPES: ReadonlySet<string> = new Set<ClientCallItemType>(['function_call', 'custom_tool_call', 'shell_call', 'local_shell_call', 'apply_patch_call']);

@@ -1,0 +1,17 @@
+import type * as R from 'openai/resources/responses/responses';
+import type { ResponseObject } from '../../src/protocol/response-object';
+import type { OutputItem } from '../../src/protocol/output-items';
+import type { StreamEvent } from '../../src/protocol/stream-events';
+type Tools = ResponseObject['tools'][number];
+declare const custom: Extract<Tools, {type:'custom'}>;
+declare const ns: Extract<Tools, {type:'namespace'}>;
+declare const shell: Extract<Tools, {type:'shell'}>;
+declare const choice: ResponseObject['tool_choice'];
+declare const out: OutputItem;
+declare const ev: Extract<StreamEvent, {type: 'response.output_item.added'}>;
+export const a: R.CustomTool = custom;
+export const b: R.NamespaceTool = ns;
+export const c: R.FunctionShellTool = shell;
+export const d: R.Response['tool_choice'] = choice;
+export const e: R.ResponseOutputItem = out;
+export const f: R.ResponseOutputItemAddedEvent = ev;
