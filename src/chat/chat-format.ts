@@ -15,7 +15,13 @@ export interface ToolSpec {
 
 /** The conversation as the model sees it, in Responses terms, already flattened to text. */
 export type ConversationItem =
-  | { type: 'message'; role: 'system' | 'developer' | 'user' | 'assistant'; text: string }
+  | {
+      type: 'message';
+      role: 'system' | 'developer' | 'user' | 'assistant';
+      text: string;
+      /** Image URLs (`https:` or `data:`) of the message's `input_image` parts: local formats show text only; an upstream is sent them. */
+      images?: string[];
+    }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
   | { type: 'function_call_output'; call_id: string; output: string }
   | { type: 'reasoning'; text: string };

@@ -4,7 +4,7 @@ import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { CpuEngineAssets, CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
@@ -18,6 +18,8 @@ export interface RuntimeHostOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (see `StartLocalRuntimeOptions.cpu`). */
   cpu?: CpuEngineOptions;
+  /** Remote providers (see `StartLocalRuntimeOptions.providers`). */
+  providers?: ProviderOptions[];
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
@@ -53,6 +55,7 @@ export class RuntimeHost {
           tools: tools.options,
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.providers ? { providers: options.providers } : {}),
         },
         tools.transfer,
       ),

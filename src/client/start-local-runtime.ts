@@ -4,7 +4,7 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { CpuEngineAssets, CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -58,6 +58,13 @@ export interface StartLocalRuntimeOptions {
    * stored runtime options', else all cores.
    */
   cpu?: CpuEngineOptions;
+  /**
+   * Remote providers whose models the runtime this tab may start serves too, e.g.
+   * `[{ id: 'lab', baseUrl: 'http://127.0.0.1:8080/v1' }]`: `/v1/models` lists them as
+   * `lab/<model>`. Held in the runtime's memory (keys included; nothing is stored); the app's
+   * Settings → Providers and `POST /v1/local/providers` add stored ones. See the README.
+   */
+  providers?: ProviderOptions[];
   /**
    * URL of the service worker script (root scope): the package's ready `sw.js`, or your own
    * that calls `handleLocalResponsesFetch` (`local-responses/sw`). Default `/sw.js`.
@@ -133,6 +140,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       tools: options.tools ?? stored.tools ?? NO_TOOLS,
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
+      ...(options.providers ? { providers: options.providers } : {}),
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,
     });

@@ -15,7 +15,9 @@ import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { openIdbProviderStore } from '../store/idb-provider-store';
+import { providerConnector } from '../engine/remote';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { preferredEngine } from './preferred-engine';
 
 export interface LocalServerOptions {
@@ -38,6 +40,8 @@ export interface LocalServerOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
   cpu?: CpuEngineOptions;
+  /** Remote providers given in code (held in memory); more are added through `/v1/local/providers`. */
+  providers?: ProviderOptions[];
 }
 
 export type LocalServer = ResponsesServer;
@@ -53,9 +57,10 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   });
   // `/v1/models` gives the sizes of the build this device loads (q4f32 without shader-f16),
   // so the GPU is detected first, while the store opens.
-  const [store, keys, gpu] = await Promise.all([
+  const [store, keys, providerStore, gpu] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
+    openIdbProviderStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
   ]);
   // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`), opt-in
@@ -77,7 +82,10 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
-  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention });
+  // Remote providers: requests go straight from this worker to their servers (remote/ wing).
+  const origin = self.location.origin;
+  const providers = { store: providerStore, connect: providerConnector({ appOrigin: origin }), appOrigin: origin, ...(options.providers ? { initial: options.providers } : {}) };
+  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention, providers });
 }
 
 /** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */

@@ -42,6 +42,7 @@ const control: RuntimeControl = {
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.providers ? { providers: options.providers } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
         }),
       );

@@ -35,6 +35,8 @@ import type { KeyStore } from '../ports/key-store';
 import { memoryKeyStore } from './sealing/memory-key-store';
 import { reasoningSealer } from './sealing/encrypted-reasoning';
 import { compactionSealer } from './sealing/compaction-sealer';
+import { ProviderRegistry, type ProvidersOptions } from './provider-registry';
+import { createProvider, deleteProvider, listProviderModels, listProviders, retrieveProvider } from './routes/local-providers';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;
@@ -64,6 +66,8 @@ export interface ResponsesServerOptions {
    * Default: a key in memory, so sealed reasoning opens only while this server lives.
    */
   keys?: KeyStore;
+  /** Remote providers: upstream servers whose models are served too (`/v1/local/providers`). Absent: none. */
+  providers?: ProvidersOptions;
 }
 
 export interface ResponsesServer {
@@ -117,7 +121,8 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMe
     },
   },
   { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
-  { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
+  // A provider's model ids have a slash (`lab/model`), its upstream ids may have more.
+  { pattern: /^\/v1\/models\/(.+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
   { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },
   { pattern: /^\/v1\/local\/conversations$/, methods: { GET: (s, _r, u) => listLocalConversations(s, u) } },
   { pattern: /^\/v1\/local\/responses$/, methods: { GET: (s, _r, u) => listStoredResponses(s, u) } },
@@ -125,6 +130,12 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMe
   { pattern: /^\/v1\/local\/storage\/prune$/, methods: { POST: (s, r) => pruneNow(s, r) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)\/load$/, methods: { POST: (s, r, _u, [id]) => loadModel(s, id!, r.signal) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
+  { pattern: /^\/v1\/local\/providers$/, methods: { GET: (s) => listProviders(s), POST: (s, r) => createProvider(s, r) } },
+  {
+    pattern: /^\/v1\/local\/providers\/([^/]+)$/,
+    methods: { GET: (s, _r, _u, [id]) => retrieveProvider(s, id!), DELETE: (s, _r, _u, [id]) => deleteProvider(s, id!) },
+  },
+  { pattern: /^\/v1\/local\/providers\/([^/]+)\/models$/, methods: { GET: (s, r, _u, [id]) => listProviderModels(s, id!, r.signal) } },
 ];
 
 /**
@@ -163,6 +174,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     retentionRanAt: 0,
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
+    ...(options.providers ? { providers: await ProviderRegistry.open(options.providers, now) } : {}),
   };
   // Whatever an earlier runtime left running can never finish now. None of this upkeep may
   // keep the runtime from starting (storage full, a row it cannot read): a failure is

@@ -11,6 +11,7 @@ import type { RetentionPolicy } from '../protocol/runtime-options';
 import { Codes } from '../shared/error-codes';
 import type { ReasoningSealer } from './sealing/encrypted-reasoning';
 import type { CompactionSealer } from './sealing/compaction-sealer';
+import type { ProviderRegistry } from './provider-registry';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -43,6 +44,8 @@ export interface ServerState {
   retentionRanAt: number;
   /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
   preferredEngine?: string;
+  /** Remote providers (upstream servers) whose models are served too; absent: none can be added. */
+  providers?: ProviderRegistry;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {
@@ -63,4 +66,9 @@ export function lookupModel(state: ServerState, id: string): ServedModel {
   const model = state.models.get(id);
   if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
   return model;
+}
+
+/** A local model, or a provider's (`<provider>/<model>`: its upstream may be asked for its list); never another than the one named. */
+export async function resolveModel(state: ServerState, id: string): Promise<ServedModel> {
+  return state.models.get(id) ?? (await state.providers?.resolve(id)) ?? lookupModel(state, id);
 }

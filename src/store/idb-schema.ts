@@ -3,6 +3,7 @@ import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
+import type { ProviderRecord } from '../ports/providers';
 
 /**
  * Where a response sits in its `previous_response_id` tree: the tree's first response and
@@ -93,9 +94,14 @@ export interface ResponsesDB extends DBSchema {
     key: string;
     value: CryptoKey;
   };
+  /** Remote providers' settings, by id; a key only when it is kept (`keyStorage: 'persistent'`). */
+  providers: {
+    key: string;
+    value: ProviderRecord;
+  };
 }
 
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** Runs every migration from `oldVersion` up to DB_VERSION, inside the upgrade transaction `tx`. */
 export function migrate(
@@ -121,5 +127,8 @@ export function migrate(
     const items = db.createObjectStore('conversation_items', { keyPath: ['conversation_id', 'position'] });
     items.createIndex('by-item-id', 'item_id');
     tx.objectStore('items').createIndex('by-thread', ['thread_root', 'thread_depth']);
+  }
+  if (oldVersion < 4) {
+    db.createObjectStore('providers', { keyPath: 'id' });
   }
 }

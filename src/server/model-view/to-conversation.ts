@@ -16,17 +16,20 @@ function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): strin
     .join('\n');
 }
 
-/** Stored items as the chat format reads them (images are left out: our models read text). */
+/** Stored items as the chat format reads them (images ride along as URLs: local models read text, an upstream may see them). */
 export function toConversation(items: StoredItem[]): ConversationItem[] {
   const requests = approvalRequests(items);
   return items.flatMap((item): ConversationItem | ConversationItem[] => {
     switch (item.type) {
-      case 'message':
+      case 'message': {
+        const images = item.content.flatMap((c) => (c.type === 'input_image' && c.image_url ? [c.image_url] : []));
         return {
           type: 'message',
           role: item.role,
           text: item.content.map((c) => (c.type === 'refusal' ? c.refusal : 'text' in c ? c.text : '')).filter(Boolean).join('\n'),
+          ...(images.length ? { images } : {}),
         };
+      }
       case 'function_call':
         return { type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments };
       case 'function_call_output':

@@ -13,7 +13,7 @@ import type { ConversationItem } from '../../chat/chat-format';
 import { Codes } from '../../shared/error-codes';
 import { isWebSearch } from '../model-view/builtin-functions';
 import { approvalRequests } from '../model-view/mcp-call-view';
-import { lookupModel, type ServedModel, type ServerState } from '../server-state';
+import { resolveModel, type ServedModel, type ServerState } from '../server-state';
 import { checkAllowedTools } from './allowed-tools';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
@@ -48,7 +48,7 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   const store = request.store ?? true;
   if (background && !store)
     throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
-  const model = lookupModel(state, request.model);
+  const model = await resolveModel(state, request.model);
   checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);

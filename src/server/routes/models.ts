@@ -26,12 +26,14 @@ function modelObject(model: ServedModel, state: ServerState) {
   };
 }
 
-export function listModels(state: ServerState): Response {
-  return Response.json({ object: 'list', data: [...state.models.values()].map((model) => modelObject(model, state)) });
+/** Local models, then each provider's (`<provider id>/<upstream id>`, `owned_by` the provider). */
+export async function listModels(state: ServerState): Promise<Response> {
+  const remote = (await state.providers?.allModels()) ?? [];
+  return Response.json({ object: 'list', data: [...state.models.values(), ...remote].map((model) => modelObject(model, state)) });
 }
 
-export function retrieveModel(state: ServerState, id: string): Response {
-  const model = state.models.get(id);
+export async function retrieveModel(state: ServerState, id: string): Promise<Response> {
+  const model = state.models.get(id) ?? (await state.providers?.resolve(id));
   if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
   return Response.json(modelObject(model, state));
 }
