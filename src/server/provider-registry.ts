@@ -108,8 +108,9 @@ export class ProviderRegistry {
     return registry;
   }
 
+  /** By id. */
   list(): ProviderObject[] {
-    return [...this.entries.values()].map((e) => this.view(e));
+    return [...this.entries.values()].sort((a, b) => (a.record.id < b.record.id ? -1 : 1)).map((e) => this.view(e));
   }
 
   get(id: string): ProviderObject {

@@ -86,14 +86,17 @@ export class RemoteGeneration implements Generation {
         }
         silence.kick();
         if (chunk.done) break;
-        bytes += chunk.value.byteLength;
-        if (bytes > max) throw streamFailure(provider, `its answer is longer than ${Math.round(max / 1024 / 1024)} MiB, this runtime's limit; it was cut off there.`);
-        for (const message of decoder.push(chunk.value)) {
+        // Past the limit, what came within it is still read: the output is kept up to there.
+        const over = bytes + chunk.value.byteLength > max;
+        const bytesIn = over ? chunk.value.subarray(0, max - bytes) : chunk.value;
+        bytes += bytesIn.byteLength;
+        for (const message of decoder.push(bytesIn)) {
           const delta = this.message(message);
           if (delta === 'done') done = true;
           else if (delta) yield delta;
           if (done) break;
         }
+        if (over && !done) throw streamFailure(provider, `its answer is longer than ${limitText(max)}, this runtime's limit; it was cut off there.`);
       }
       if (this.request.signal.aborted) return void (this.finish = 'abort');
       if (!done) for (const message of decoder.end()) if (this.message(message) === 'done') done = true;
@@ -141,4 +144,8 @@ export class RemoteGeneration implements Generation {
     if (this.reader instanceof ResponsesStreamReader && this.reader.finished) return delta ?? 'done';
     return delta;
   }
+}
+
+function limitText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }

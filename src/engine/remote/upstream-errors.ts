@@ -104,7 +104,8 @@ export function retryAfterSeconds(headers: Headers, now = Date.now()): number | 
 
 /** An HTTP error answer of the upstream as our error; `model`: the upstream model asked for, if any. */
 export function httpError(provider: ProviderFacts, status: number, error: UpstreamError, headers: Headers, model?: string): ApiError {
-  const said = redact(error.message, provider.apiKey);
+  // Quoted inside our sentence: its own closing period would double ours.
+  const said = redact(error.message, provider.apiKey).replace(/[.\s]+$/, '');
   const name = `Provider '${provider.id}'`;
   if (status === 401 || status === 403) {
     const key = !provider.apiKey
