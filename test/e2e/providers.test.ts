@@ -9,7 +9,8 @@
 import type { Page } from 'playwright-core';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { configureRuntime, openApp, startE2E } from '../support/browser';
+import { configureRuntime, openApp, startE2E, waitForRuntime } from '../support/browser';
+import { lastTurn, screenshot, send } from './app-support';
 import { LLAMA_SERVER, LLAMA_SERVER_MISSING, startLlamaServer, type LlamaServer } from '../support/llama-server';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/fake-upstream';
 
@@ -226,5 +227,35 @@ describe.skipIf(!LLAMA_SERVER)('a llama-server provider', () => {
     expect(done.response.output.map((i) => i.type)).toEqual(['code_interpreter_call', 'message']);
     expect(done.response.output[0]).toMatchObject({ code: 'print(6*7)', outputs: [{ type: 'logs', logs: '42\n' }] });
     expect(done.response.output_text).toBe('The answer is 42.');
+  });
+
+  test('the app: Settings → Providers adds the server and Test connection lists its models; the picker groups them; chosen, the app says where messages go and never that nothing leaves', async () => {
+    const app = await (await e2e.browser.newContext()).newPage();
+    await app.goto(`${e2e.app.origin}/?test-models`);
+    await waitForRuntime(app);
+    await app.getByRole('button', { name: 'Settings' }).click();
+    const settings = app.getByRole('dialog', { name: 'Settings' });
+    await settings.getByLabel('Provider name (a–z, 0–9, -)').fill('box');
+    await settings.getByLabel('Provider address (its OpenAI base URL)').fill(llama.baseUrl);
+    await settings.getByRole('button', { name: 'Add provider' }).click();
+    const row = settings.locator('li[data-provider="box"]');
+    await expect.poll(() => row.getByRole('status').textContent(), { timeout: 15_000 }).toBe(`Connected. Models: box/${llama.model}`);
+    await app.keyboard.press('Escape');
+
+    await app.locator('button.model-button').click();
+    const picker = app.getByRole('dialog', { name: 'Models' });
+    const group = picker.getByRole('region', { name: 'On box (a provider’s server)' });
+    await group.locator(`li.model[data-model-id="box/${llama.model}"]`).getByRole('button', { name: 'Use' }).click();
+    await app.keyboard.press('Escape');
+
+    const notice = app.locator('.remote-notice');
+    await expect.poll(() => notice.textContent()).toBe(`Messages to this model go to the provider box at ${llama.baseUrl}, whose server runs it. Your chats and tools stay in this browser.`);
+    expect(await app.getByText('Nothing you type leaves this device').count()).toBe(0);
+    expect(await app.getByText('What you type goes to the server of the provider box').count()).toBe(1);
+    await send(app, 'Once upon a time');
+    // stories260K writes until its context is full (incomplete); the tiny llama stops by itself.
+    await lastTurn(app).and(app.locator('[data-turn-status="completed"], [data-turn-status="incomplete"]')).waitFor({ timeout: 30_000 });
+    expect((await lastTurn(app).textContent())?.length).toBeGreaterThan('Once upon a time'.length);
+    await screenshot(app, 'providers-chat');
   });
 });

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { CodeInterpreterPort } from '../../src/ports/tool-ports';
 import { piecesOf, startFakeUpstream, type FakeUpstream, type Piece } from '../fakes/fake-upstream';
+import { fakeMcp } from '../fakes/fake-mcp';
 import { closeAndCheck, script, type LocalClient } from '../support/local-client';
 import { addProvider, providerClient } from '../support/provider-client';
 
@@ -132,6 +133,23 @@ describe('a round as Chat Completions', () => {
     const [first, second] = posts();
     expect((first!.body!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['python']);
     expect((second!.body!.messages as Array<{ role: string; content: unknown }>).at(-1)).toMatchObject({ role: 'tool' });
+  });
+
+  test('MCP with approval: the remote model calls the server’s tool as a function; the call waits for approval, runs here, and its output goes back upstream', async () => {
+    const mcp = fakeMcp();
+    await setup({}, { tools: { mcp } });
+    upstream.reply = (body) =>
+      (body.messages as Array<{ role: string }>).some((m) => m.role === 'tool') ? { kind: 'chat', pieces: ['Sum is 5.'] } : { kind: 'chat', finish: 'tool_calls', pieces: [call(0, 'm', 'calc__add', '{"a":2,"b":3}')] };
+    const tools = [{ type: 'mcp' as const, server_label: 'calc', server_url: 'http://calc.test/mcp', require_approval: 'always' as const }];
+    const first = await local.client.responses.create({ model: 'lab/tiny', input: '2+3?', tools });
+    expect(first.output.map((i) => i.type)).toEqual(['mcp_list_tools', 'mcp_approval_request']);
+    expect(mcp.calls).toEqual([]);
+    const request = first.output[1] as { id: string };
+    const second = await local.client.responses.create({ model: 'lab/tiny', previous_response_id: first.id, tools, input: [{ type: 'mcp_approval_response', approval_request_id: request.id, approve: true }] });
+    expect(mcp.calls.map((c) => [c.name, c.args])).toEqual([['add', { a: 2, b: 3 }]]);
+    expect(second.output.map((i) => i.type)).toEqual(['mcp_call', 'message']);
+    expect(second.output_text).toBe('Sum is 5.');
+    expect((posts()[0]!.body!.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['calc__add', 'calc__shout']);
   });
 
   test('structured output, tool_choice naming a function, parallel_tool_calls and logprobs map onto their Chat fields', async () => {
