@@ -70,6 +70,8 @@ export interface LlamaServerOptions {
   /** Parallel slots (`-np`); default 4, a provider's default concurrency. */
   slots?: number;
   model?: UpstreamModelFile;
+  /** A Jinja chat template file instead of ChatML (the benchmark's raw template lets the tiny llama count on). */
+  chatTemplateFile?: string;
 }
 
 /** Starts llama-server and resolves once `/health` says ok (the model is loaded). */
@@ -77,7 +79,8 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
   if (!LLAMA_SERVER) throw new Error(LLAMA_SERVER_MISSING);
   const model = options.model ?? upstreamModelFile();
   const port = await freePort();
-  const args = ['-m', model.file, '--alias', model.name, '--chat-template', 'chatml', '--host', '127.0.0.1', '--port', String(port), '-t', '1', '-np', String(options.slots ?? 4), '-c', String(2048 * (options.slots ?? 4)), '--no-webui'];
+  const template = options.chatTemplateFile ? ['--chat-template-file', options.chatTemplateFile] : ['--chat-template', 'chatml'];
+  const args = ['-m', model.file, '--alias', model.name, ...template, '--host', '127.0.0.1', '--port', String(port), '-t', '1', '-np', String(options.slots ?? 4), '-c', String(2048 * (options.slots ?? 4)), '--no-webui'];
   if (options.apiKey) args.push('--api-key', options.apiKey, '--cors-headers', 'Authorization, Content-Type');
   let log = '';
   const child: ChildProcess = spawn(LLAMA_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
