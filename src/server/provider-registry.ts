@@ -49,6 +49,8 @@ interface Entry {
   /** The upstream's list as last read (ms), and a read under way. */
   listed?: { at: number; models: ModelInfo[] };
   listing?: Promise<ModelInfo[]>;
+  /** When a read last failed (ms): `/v1/models` does not wait for that provider again within the minute. */
+  failedAt?: number;
 }
 
 /** `/v1/models` re-reads a provider's list at most this often. */
@@ -143,7 +145,8 @@ export class ProviderRegistry {
     const entries = [...this.entries.values()];
     await Promise.all(
       entries.map(async (entry) => {
-        if (entry.record.models || (entry.listed && this.now() * 1000 - entry.listed.at < LIST_TTL_MS)) return;
+        const fresh = (at: number | undefined) => at !== undefined && this.now() * 1000 - at < LIST_TTL_MS;
+        if (entry.record.models || fresh(entry.listed?.at) || fresh(entry.failedAt)) return;
         await this.read(entry, AbortSignal.timeout(LIST_WAIT_MS)).catch(() => undefined);
       }),
     );
@@ -186,10 +189,17 @@ export class ProviderRegistry {
   private read(entry: Entry, signal?: AbortSignal): Promise<ModelInfo[]> {
     entry.listing ??= entry.engine
       .listModels(signal ?? AbortSignal.timeout(RESOLVE_WAIT_MS))
-      .then((models) => {
-        entry.listed = { at: this.now() * 1000, models };
-        return models;
-      })
+      .then(
+        (models) => {
+          entry.listed = { at: this.now() * 1000, models };
+          delete entry.failedAt;
+          return models;
+        },
+        (err: unknown) => {
+          entry.failedAt = this.now() * 1000;
+          throw err;
+        },
+      )
       .finally(() => (entry.listing = undefined));
     return entry.listing;
   }
