@@ -136,3 +136,40 @@ export const TERMINAL_EVENT_TYPES: ReadonlySet<StreamEvent['type']> = new Set([
   'response.incomplete',
   'response.failed',
 ]);
+
+/**
+ * How far a stream may run ahead of its stored event log: a running response never lets a
+ * reader see an event more than this many sequence numbers past the last one its store has
+ * taken (the live log holds readers back until the next write lands). So when the runtime
+ * dies, no client can have seen a sequence number above the last logged one plus this; the
+ * next runtime numbers the terminal event it appends past that, and a client resuming from
+ * any number it saw gets it — and no number it saw is reused for another event.
+ */
+export const UNLOGGED_EVENTS_MAX = 256;
+
+/** The sequence number of a terminal event written by someone other than the run (recovery, a replay): past anything a client can have seen. */
+export function recoveredTerminalSequence(lastLogged: number): number {
+  return lastLogged + UNLOGGED_EVENTS_MAX + 1;
+}
+
+export type TerminalEventType = 'response.completed' | 'response.incomplete' | 'response.failed';
+
+/**
+ * The event a stream of a response that ended with `status` ends with. The Responses API
+ * has no event of its own for a cancelled response; it ends with `response.incomplete`
+ * (whose response says `cancelled`), which the SDKs' stream helpers, like every client that
+ * waits for completed/incomplete/failed, read as the end.
+ */
+export function terminalEventType(status: string): TerminalEventType | null {
+  switch (status) {
+    case 'completed':
+      return 'response.completed';
+    case 'failed':
+      return 'response.failed';
+    case 'incomplete':
+    case 'cancelled':
+      return 'response.incomplete';
+    default:
+      return null;
+  }
+}

@@ -7,7 +7,7 @@
 import type { IDBPDatabase } from 'idb';
 import type { ResponseObject } from '../protocol/response-object';
 import { replayOutput } from '../protocol/replay-output';
-import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
+import { recoveredTerminalSequence, TERMINAL_EVENT_TYPES, type StreamEvent } from '../protocol/stream-events';
 import type { UnreadableResponse } from '../ports/response-store';
 import { describeError } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
@@ -64,9 +64,11 @@ async function failOne(db: IDBPDatabase<ResponsesDB>, id: string, message: strin
     const last = log.at(-1);
     const tx = db.transaction(['responses', 'events'], 'readwrite');
     const writes: Promise<unknown>[] = [tx.objectStore('responses').put(row(response, now, stored.stored_at))];
-    if (last && !TERMINAL_EVENT_TYPES.has(last.type)) {
-      // The log gains its terminal event, so a client resuming the stream sees how it ended.
-      const terminal: StreamEvent = { type: 'response.failed', sequence_number: last.sequence_number + 1, response };
+    // A streamed response's log (background ones always have one) gains its terminal event,
+    // so a client resuming the stream sees how it ended. Numbered past anything the dead run
+    // can have shown a client (UNLOGGED_EVENTS_MAX), so no number a client saw is reused.
+    if ((last || stored.response.background) && !(last && TERMINAL_EVENT_TYPES.has(last.type))) {
+      const terminal: StreamEvent = { type: 'response.failed', sequence_number: recoveredTerminalSequence(last?.sequence_number ?? -1), response };
       writes.push(tx.objectStore('events').put({ response_id: id, sequence_number: terminal.sequence_number, event: terminal }));
     }
     await Promise.all([...writes, tx.done]);

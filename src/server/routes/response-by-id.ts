@@ -19,7 +19,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   const after = rawAfter === null ? -1 : Number(rawAfter);
   if (!Number.isInteger(after) || after < -1)
     throw invalidRequest(`Invalid 'starting_after': expected a non-negative integer, got '${rawAfter}'.`, 'starting_after', Codes.invalidValue);
-  return sseResponse(presentStream(await responseEvents(state, id, after, signal), presentation));
+  return sseResponse(presentStream(await responseEvents(state, response, after, signal), presentation));
 }
 
 export async function deleteResponse(state: ServerState, id: string): Promise<Response> {

@@ -2,6 +2,10 @@
  * The event log of one running response, in memory: it numbers events, wakes readers,
  * and hands batches to a persister. Readers can start at any sequence number and follow
  * until the log closes, which is how stream resume replays exactly the missing events.
+ *
+ * When the log is persisted, readers may be held to a bound (`holdReadersTo`): they see
+ * events only up to `ahead` sequence numbers past what the store has taken (`stored`), so
+ * what any client saw is never far ahead of what a takeover can recover (UNLOGGED_EVENTS_MAX).
  */
 import type { StreamEvent, UnsequencedEvent } from '../../protocol/stream-events';
 
@@ -11,6 +15,9 @@ export class LiveLog {
   private wake: Array<() => void> = [];
   /** Events not yet handed to the persister. */
   private unsaved: StreamEvent[] = [];
+  /** Readers see events up to this sequence number; everything once the log is closed. */
+  private visibleUntil = Infinity;
+  private ahead = Infinity;
 
   get isClosed(): boolean {
     return this.closed;
@@ -25,6 +32,25 @@ export class LiveLog {
     return sequenced;
   }
 
+  /** Readers see at most `ahead` events past the last one `stored` reported. */
+  holdReadersTo(ahead: number): void {
+    this.ahead = ahead;
+    this.visibleUntil = Math.min(this.visibleUntil, ahead - 1);
+  }
+
+  /** The store has taken (or given up on) every event up to `sequence`: readers may go on. */
+  stored(sequence: number): void {
+    const until = sequence + this.ahead;
+    if (until <= this.visibleUntil) return;
+    this.visibleUntil = until;
+    this.notify();
+  }
+
+  /** Events appended but not yet handed to the persister. */
+  get unsavedCount(): number {
+    return this.unsaved.length;
+  }
+
   /** Takes the events appended since the last call (for batched persistence). */
   takeUnsaved(): StreamEvent[] {
     const out = this.unsaved;
@@ -32,8 +58,10 @@ export class LiveLog {
     return out;
   }
 
+  /** No more events: readers see every one (the run saved the rest with its final state). */
   close(): void {
     this.closed = true;
+    this.visibleUntil = Infinity;
     this.notify();
   }
 
@@ -44,8 +72,8 @@ export class LiveLog {
   async *follow(after: number, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
     let next = after + 1;
     for (;;) {
-      while (next < this.events.length) yield this.events[next++]!;
-      if (this.closed || signal?.aborted) return;
+      while (next < this.events.length && next <= this.visibleUntil) yield this.events[next++]!;
+      if ((this.closed && next >= this.events.length) || signal?.aborted) return;
       // One listener per wait, removed when the next event wakes it: a stream of N tokens
       // would otherwise leave N listeners on the reader's signal.
       await new Promise<void>((resolve) => {

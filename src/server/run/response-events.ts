@@ -4,7 +4,7 @@
  * has left the server's table — the stored object and the event log persisted before it left.
  */
 import { TERMINAL_STATUSES, type ResponseObject } from '../../protocol/response-object';
-import type { StreamEvent } from '../../protocol/stream-events';
+import { recoveredTerminalSequence, TERMINAL_EVENT_TYPES, terminalEventType, type StreamEvent } from '../../protocol/stream-events';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import type { ServerState } from '../server-state';
@@ -22,18 +22,31 @@ export async function currentResponse(state: ServerState, id: string): Promise<R
   return stored;
 }
 
-/** The events after sequence number `after` (-1: all), following a running response live. */
-export async function responseEvents(state: ServerState, id: string, after: number, signal: AbortSignal): Promise<AsyncIterable<StreamEvent>> {
+/**
+ * The events after sequence number `after` (-1: all), following a running response live.
+ * A finished response's replay always ends with its terminal event, whatever `after` the
+ * client resumes from: a log that lacks one (cut off before it was written) or whose
+ * terminal event is not after `after` gets one, numbered past every number a client can have
+ * seen (protocol/stream-events.ts, UNLOGGED_EVENTS_MAX) — so the numbers still only grow.
+ */
+export async function responseEvents(state: ServerState, response: ResponseObject, after: number, signal: AbortSignal): Promise<AsyncIterable<StreamEvent>> {
+  const { id } = response;
   const run = state.runs.get(id);
   if (run) return run.log.follow(after, signal);
   const events = await state.store.events(id, after);
-  if (events.length === 0 && !(await state.store.events(id, -1)).length)
+  const log = events.length > 0 ? events : await state.store.events(id, -1);
+  const last = log.at(-1);
+  if (!last)
     throw invalidRequest(
       `Response '${id}' has no event log to stream: only streamed or background responses keep one, and logs of finished responses are pruned after a while. Retrieve it without stream=true.`,
       'stream',
       Codes.noEventLog,
     );
-  return fromArray(events);
+  const type = terminalEventType(response.status);
+  if (!type || events.some((e) => TERMINAL_EVENT_TYPES.has(e.type))) return fromArray(events);
+  const loggedTerminal = TERMINAL_EVENT_TYPES.has(last.type);
+  const sequence = loggedTerminal ? after + 1 : Math.max(recoveredTerminalSequence(last.sequence_number), after + 1);
+  return fromArray([...events, { type, sequence_number: sequence, response }]);
 }
 
 /** Cancels a background response that is still running; the response as it ended. */

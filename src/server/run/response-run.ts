@@ -9,7 +9,7 @@
 import type { ConversationItem } from '../../chat/chat-format';
 import type { Engine } from '../../ports/engine';
 import type { ResponseErrorInfo, ResponseObject, ResponseStatus, Usage } from '../../protocol/response-object';
-import type { StreamEvent, UnsequencedEvent } from '../../protocol/stream-events';
+import { terminalEventType, UNLOGGED_EVENTS_MAX, type StreamEvent, type UnsequencedEvent } from '../../protocol/stream-events';
 import type { ResponseStore } from '../../ports/response-store';
 import type { StoredItem } from '../../protocol/output-items';
 import { describeError, toApiErrorData } from '../../shared/api-error';
@@ -68,6 +68,8 @@ export class ResponseRun {
   ) {
     this.response = initial;
     this.store = plan.persist ? ports.store : null;
+    // A logged stream never runs further ahead of its stored log than a takeover can recover.
+    if (this.store && plan.logEvents) this.log.holdReadersTo(UNLOGGED_EVENTS_MAX);
     this.builder = new OutputBuilder((e) => this.emit(e), {
       builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
       onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
@@ -148,8 +150,10 @@ export class ResponseRun {
 
   private emit(event: UnsequencedEvent): StreamEvent {
     const sequenced = this.log.append(event);
-    if (this.plan.logEvents && this.store && this.flushTimer === null)
-      this.flushTimer = setTimeout(() => this.flush(), this.ports.flushMs);
+    if (!this.plan.logEvents || !this.store) return sequenced;
+    // Half the readers' allowance used: write now rather than hold them until the timer.
+    if (this.log.unsavedCount >= UNLOGGED_EVENTS_MAX / 2) void this.flush();
+    else if (this.flushTimer === null) this.flushTimer = setTimeout(() => this.flush(), this.ports.flushMs);
     return sequenced;
   }
 
@@ -164,10 +168,13 @@ export class ResponseRun {
     const store = this.store;
     if (!store || !this.plan.logEvents) return this.flushing;
     const events = this.log.takeUnsaved();
-    if (events.length > 0)
+    const last = events.at(-1)?.sequence_number;
+    if (last !== undefined)
       this.flushing = this.flushing
         .then(() => store.appendEvents(this.id, events))
-        .catch((err: unknown) => reportPersistFailure(this.id, err));
+        .catch((err: unknown) => reportPersistFailure(this.id, err))
+        // Taken or given up on: readers go on either way (a stream must never stall on storage).
+        .finally(() => this.log.stored(last));
     return this.flushing;
   }
 
@@ -289,7 +296,7 @@ export class ResponseRun {
       incomplete_details: outcome.reason ? { reason: outcome.reason } : null,
       usage: outcome.usage ?? null,
     };
-    const terminal = TERMINAL_EVENT[outcome.status];
+    const terminal = outcome.deleted ? null : terminalEventType(outcome.status);
     if (terminal) this.emit({ type: terminal, response: this.response });
     if (this.flushTimer !== null) clearTimeout(this.flushTimer);
     this.flushTimer = null;
@@ -334,12 +341,6 @@ interface Outcome {
 
 export const INTERRUPTED =
   'The response was interrupted because the local runtime stopped (the tab running it was closed or reloaded). Send the request again.';
-
-const TERMINAL_EVENT: Partial<Record<ResponseStatus, 'response.completed' | 'response.incomplete' | 'response.failed'>> = {
-  completed: 'response.completed',
-  incomplete: 'response.incomplete',
-  failed: 'response.failed',
-};
 
 /** Storage failing (quota, closed database) must not take the run down with it; it is logged. */
 function reportPersistFailure(id: string, err: unknown): void {
