@@ -12,7 +12,7 @@ import type { ChatFormat } from '../chat/chat-format';
 import { qwenFormat } from '../chat/qwen-format';
 import type { ModelInfo } from '../ports/engine';
 import type { ConnectProvider, ProviderRecord, ProviderStore, RemoteEngine } from '../ports/providers';
-import { DEFAULT_PROVIDER_CONCURRENCY, type ProviderCreate, type ProviderObject } from '../protocol/local-providers';
+import { DEFAULT_PROVIDER_CONCURRENCY, ProviderCreate, type ProviderObject } from '../protocol/local-providers';
 import type { ProviderOptions } from '../protocol/runtime-options';
 import { describeError, invalidRequest, notFound } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
@@ -97,11 +97,17 @@ export class ProviderRegistry {
     for (const record of stored) registry.add(record, 'settings');
     for (const given of options.initial ?? []) {
       try {
-        const { record, key } = registry.recordOf(
-          { id: given.id, base_url: given.baseUrl, ...(given.api ? { api: given.api } : {}), ...(given.models ? { models: given.models } : {}), ...(given.contextWindow ? { context_window: given.contextWindow } : {}), ...(given.concurrency ? { concurrency: given.concurrency } : {}) },
-          given.apiKey,
-          'session',
-        );
+        // Checked as a request's body is: code may pass anything at all.
+        const body = ProviderCreate.parse({
+          id: given.id,
+          base_url: given.baseUrl,
+          ...(given.api !== undefined ? { api: given.api } : {}),
+          ...(given.apiKey !== undefined ? { api_key: given.apiKey } : {}),
+          ...(given.models !== undefined ? { models: given.models } : {}),
+          ...(given.contextWindow !== undefined ? { context_window: given.contextWindow } : {}),
+          ...(given.concurrency !== undefined ? { concurrency: given.concurrency } : {}),
+        });
+        const { record, key } = registry.recordOf(body, body.api_key, 'session');
         registry.add(record, 'startup', key);
       } catch (err) {
         console.error(`Provider '${given.id}' given at start is not usable: ${describeError(err)}`);

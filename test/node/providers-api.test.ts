@@ -101,6 +101,12 @@ describe('settings', () => {
     const replace = await addProvider(local, { id: 'boot', base_url: upstream.baseUrl });
     expect(replace.status).toBe(400);
   });
+
+  test('a provider given in code that is not valid is left out (and logged); the runtime starts', async () => {
+    local = await providerClient({ initial: [{ id: 'Bad Id', baseUrl: upstream.baseUrl }, { id: 'web', baseUrl: 'http://example.com/v1' }, { id: 'ok', baseUrl: upstream.baseUrl }] });
+    const listed = (await (await local.http('/v1/local/providers')).json()) as { data: Array<{ id: string }> };
+    expect(listed.data.map((p) => p.id)).toEqual(['ok']);
+  });
 });
 
 describe('models', () => {
