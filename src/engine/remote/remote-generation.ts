@@ -90,12 +90,15 @@ export class RemoteGeneration implements Generation {
         const over = bytes + chunk.value.byteLength > max;
         const bytesIn = over ? chunk.value.subarray(0, max - bytes) : chunk.value;
         bytes += bytesIn.byteLength;
+        // What one read brought goes on as few deltas as it can (a fast server sends many chunks a read).
+        const deltas: EngineDelta[] = [];
         for (const message of decoder.push(bytesIn)) {
           const delta = this.message(message);
           if (delta === 'done') done = true;
-          else if (delta) yield delta;
+          else if (delta) joinDelta(deltas, delta);
           if (done) break;
         }
+        yield* deltas;
         if (over && !done) throw streamFailure(provider, `its answer is longer than ${limitText(max)}, this runtime's limit; it was cut off there.`);
       }
       if (this.request.signal.aborted) return void (this.finish = 'abort');
@@ -149,3 +152,20 @@ export class RemoteGeneration implements Generation {
 function limitText(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
+
+/**
+ * Appends `delta` to `deltas`, into the last one when both are one piece of text (or of
+ * reasoning): the text joins, tokens add up, logprobs follow in order.
+ */
+export function joinDelta(deltas: EngineDelta[], delta: EngineDelta): void {
+  const last = deltas.at(-1);
+  const a = last?.events?.length === 1 ? last.events[0]! : null;
+  const b = delta.events?.length === 1 ? delta.events[0]! : null;
+  if (!last || !a || !b || (a.type !== 'text' && a.type !== 'reasoning') || a.type !== b.type) {
+    deltas.push(delta);
+    return;
+  }
+  const logprobs = last.logprobs || delta.logprobs ? [...(last.logprobs ?? []), ...(delta.logprobs ?? [])] : undefined;
+  deltas[deltas.length - 1] = { text: '', tokens: last.tokens + delta.tokens, events: [{ type: a.type, text: a.text + (b as { text: string }).text }], ...(logprobs ? { logprobs } : {}) };
+}
+
