@@ -79,6 +79,34 @@ describe('a round as Chat Completions', () => {
     expect(posts()[0]!.body).toMatchObject({ reasoning_effort: 'low', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: image } }] }] });
   });
 
+  test('encrypted reasoning round-trips statelessly (store: false): the sealed item opens here and is not sent upstream', async () => {
+    await setup();
+    upstream.reply = () => ({ kind: 'chat', pieces: [{ reasoning_content: 'secret thought' }, 'Done.'] });
+    const first = await local.client.responses.create({ model: 'lab/tiny', input: 'Hi', store: false, include: ['reasoning.encrypted_content'] });
+    const reasoning = first.output.find((i) => i.type === 'reasoning') as { encrypted_content?: string };
+    expect(reasoning.encrypted_content).toBeTruthy();
+    const second = await local.client.responses.create({ model: 'lab/tiny', store: false, input: [{ role: 'user', content: 'Hi' }, ...first.output, { role: 'user', content: 'Again' }] as never });
+    expect(second.status).toBe('completed');
+    expect(posts()[1]!.body!.messages).toEqual([
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'Again' },
+    ]);
+  });
+
+  test('truncation: "auto" drops the oldest turns to fit the context window the provider was given', async () => {
+    await setup({ models: ['tiny'], context_window: 300 });
+    let previous: string | undefined;
+    for (let turn = 0; turn < 6; turn++) {
+      const response = await local.client.responses.create({ model: 'lab/tiny', input: `Turn ${turn}: ${'word '.repeat(40)}`, truncation: 'auto', ...(previous ? { previous_response_id: previous } : {}) });
+      expect(response.status).toBe('completed');
+      previous = response.id;
+    }
+    const last = posts().at(-1)!.body!.messages as Array<{ content: string }>;
+    expect(last.at(-1)!.content).toMatch(/^Turn 5:/);
+    expect(last.some((m) => m.content.startsWith('Turn 0:'))).toBe(false);
+  });
+
   test('a function call assembled from tool_calls fragments (id and name sent again, as llama.cpp does), and its output sent back', async () => {
     await setup();
     upstream.reply = (body) =>
