@@ -43,9 +43,9 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
  * engine), the chunks the runtime worker imports only when a feature is first used
  * (`assets/deferred/`, see `worker.rolldownOptions`: web-llm, wllama, web search's reader)
  * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
- * background once the app is ready (src/pwa/offline-files.ts), or at first use.
+ * background after the runtime's first answer (src/pwa/offline-files.ts), or at first use.
  */
-const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'icons/*-512.png'];
+const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'assets/extract-worker-*.js', 'assets/pdf.worker.min-*.mjs', 'icons/*-512.png'];
 /** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
 const NOT_PRECACHED = ['sw.js', '**/*.map', '**/*.br', '**/*.gz'];
 const PRECACHE_GLOBS = ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'];
@@ -77,7 +77,11 @@ async function precacheAppShell(outDir: string): Promise<void> {
 /** Lazy chunks named for their package where their own name (`esm`, `index`) says nothing. */
 function deferredChunkName(moduleIds: readonly string[]): string {
   if (moduleIds.some((id) => id.includes('/@wllama/'))) return 'wllama';
+  // A GGUF's own chat template (Jinja): parsed when a CPU model loads.
+  if (moduleIds.some((id) => id.includes('/@huggingface/jinja/'))) return 'wllama-template';
   if (moduleIds.some((id) => id.includes('/@mlc-ai/web-llm/'))) return 'web-llm';
+  if (moduleIds.some((id) => id.includes('/mammoth/'))) return 'mammoth';
+  if (moduleIds.some((id) => id.includes('/pdfjs-dist/'))) return 'pdfjs';
   return '[name]';
 }
 
@@ -87,6 +91,8 @@ function deferredFeature(url: string): string {
   if (/^assets\/(deferred\/)?wllama-/.test(url)) return 'cpu-engine';
   if (/^assets\/deferred\/readable-text-/.test(url)) return 'web-search';
   if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
+  // Reading and searching uploaded files: the extraction worker, pdf.js (and its worker), mammoth, the index.
+  if (/^assets\/(deferred\/(pdfjs|mammoth|minisearch-index)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
   return 'other';
 }
 
@@ -240,7 +246,7 @@ export default defineConfig({
           name: 'bench',
           environment: 'node',
           // The benchmarks; the other files of test/bench/ are the bench page, worker and helpers.
-          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench,upstream-bench}.ts'],
+          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench,file-search-bench,upstream-bench}.ts'],
           fileParallelism: false,
           maxWorkers: 1,
           hookTimeout: 60_000,

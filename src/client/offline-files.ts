@@ -1,7 +1,8 @@
 /**
  * The page's side of keeping the deferred files offline (src/pwa/offline-files.ts): asks the
- * service worker to fetch them once the app is ready, and keeps the latest status it
- * reports, checked against the contract (a message is whatever the sender posted).
+ * service worker to fetch them once the runtime has given its first answer, and keeps the
+ * latest status it reports, checked against the contract (a message is whatever the sender
+ * posted).
  */
 import { OfflineFilesStatus } from '../protocol/offline-files';
 import { CACHE_OFFLINE_FILES_MESSAGE, offlineFilesStatusIn, type CacheOfflineFilesMessage } from '../transport/sw-messages';
@@ -14,14 +15,19 @@ export interface OfflineFilesWatch {
 }
 
 /**
- * Listens to the service worker's reports and asks it to fetch what is missing: now, when
- * the browser comes back online and when a new version takes over (its list may differ).
- * Call it once the app is ready: what it starts must not compete with the app's own start.
+ * Listens to the service worker's reports and asks it to fetch what is missing: once `after`
+ * resolves (the runtime's first answer: nothing may compete with the app's start or with what
+ * that answer needs — a model's download, the engine it runs on), then again when the
+ * browser comes back online and when a new version takes over (its list may differ).
+ * Without `after`, at once.
  */
-export function keepOfflineFiles(container: ServiceWorkerContainer | undefined): OfflineFilesWatch {
+export function keepOfflineFiles(container: ServiceWorkerContainer | undefined, after: Promise<unknown> = Promise.resolve()): OfflineFilesWatch {
   let latest: OfflineFilesStatus | null = null;
+  let due = false;
   const listeners = new Set<(status: OfflineFilesStatus) => void>();
-  const ask = () => container?.controller?.postMessage({ type: CACHE_OFFLINE_FILES_MESSAGE } satisfies CacheOfflineFilesMessage);
+  const ask = () => {
+    if (due) container?.controller?.postMessage({ type: CACHE_OFFLINE_FILES_MESSAGE } satisfies CacheOfflineFilesMessage);
+  };
   container?.addEventListener('message', (event: MessageEvent<unknown>) => {
     const parsed = OfflineFilesStatus.safeParse(offlineFilesStatusIn(event.data));
     if (!parsed.success) return;
@@ -32,7 +38,10 @@ export function keepOfflineFiles(container: ServiceWorkerContainer | undefined):
   globalThis.addEventListener?.('online', () => {
     if (latest?.state !== 'done') ask();
   });
-  ask();
+  void after.then(() => {
+    due = true;
+    ask();
+  }, () => {});
   return {
     current: () => latest,
     subscribe(listener) {

@@ -4,7 +4,7 @@ import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { CpuEngineAssets, CpuEngineOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 
 export interface RuntimeHostOptions {
   testModels: boolean;
@@ -20,6 +20,8 @@ export interface RuntimeHostOptions {
   cpu?: CpuEngineOptions;
   /** Remote providers (see `StartLocalRuntimeOptions.providers`). */
   providers?: ProviderOptions[];
+  /** File search (see `StartLocalRuntimeOptions.fileSearch`). */
+  fileSearch?: FileSearchOptions;
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
@@ -56,6 +58,7 @@ export class RuntimeHost {
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
           ...(options.providers ? { providers: options.providers } : {}),
+          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
         },
         tools.transfer,
       ),

@@ -4,7 +4,7 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { CpuEngineAssets, CpuEngineOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -66,6 +66,12 @@ export interface StartLocalRuntimeOptions {
    */
   providers?: ProviderOptions[];
   /**
+   * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
+   * search (an id `/v1/models` lists with `type: "embedding"`). Default: the stored runtime
+   * options', else none (keyword search, no model needed).
+   */
+  fileSearch?: FileSearchOptions;
+  /**
    * URL of the service worker script (root scope): the package's ready `sw.js`, or your own
    * that calls `handleLocalResponsesFetch` (`local-responses/sw`). Default `/sw.js`.
    * `false`: register none (your app registers its own); `/v1` then works through
@@ -92,7 +98,7 @@ export interface LocalRuntime {
   readonly serviceWorker: boolean;
   /**
    * The files the app started without (Python, the CPU engine): the service worker fetches
-   * them after the start, and reports which are kept offline yet.
+   * them once the runtime has given its first answer, and reports which are kept offline yet.
    */
   readonly offlineFiles: OfflineFilesWatch;
 }
@@ -115,6 +121,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   const peerLockName = newLockName(PEER_LOCK_PREFIX);
   const peerLock = holdLifetimeLock(peerLockName).then(() => peerLockName);
   let host: RuntimeHost | undefined;
+  // The first answer of the runtime this tab runs (now or after taking over from another tab).
+  let firstAnswer!: () => void;
+  const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 
   // Listen before registering: a restarted SW may ask for a port at any time.
   container?.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -132,6 +141,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     const stored = storedRuntimeOptions();
     const retention = options.retention ?? stored.retention;
     const cpu = options.cpu ?? stored.cpu;
+    const fileSearch = options.fileSearch ?? stored.fileSearch;
     host = new RuntimeHost({
       testModels: options.testModels ?? false,
       ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
@@ -141,9 +151,11 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
       ...(options.providers ? { providers: options.providers } : {}),
+      ...(fileSearch ? { fileSearch } : {}),
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,
     });
+    void host.control.answered().then(firstAnswer, () => {});
     if (container?.controller) void host.offerPortTo(container.controller);
     // A new SW version took over: it starts without a port.
     container?.addEventListener('controllerchange', () => {
@@ -167,8 +179,9 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       isLeader: () => host !== undefined,
       control: () => host?.control,
       serviceWorker: container?.controller != null,
-      // Only now: the deferred files must not compete with the start for the network.
-      offlineFiles: keepOfflineFiles(container),
+      // Asked for by the tab that runs the runtime, after its first answer: the deferred
+      // files must compete neither with the start nor with what that answer needs.
+      offlineFiles: keepOfflineFiles(container, answered),
     }),
   );
   setCurrentRuntime(answering);

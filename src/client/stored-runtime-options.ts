@@ -13,7 +13,7 @@
  */
 // zod/mini: this module is on the page before `/v1` answers (the package's size budget).
 import * as z from 'zod/mini';
-import type { CpuEngineOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 
 export const RUNTIME_OPTIONS_STORAGE_KEY = 'local-responses/runtime-options';
 
@@ -48,9 +48,12 @@ const retention = z.strictObject({
 // More threads than a browser could have cores buys nothing and costs a worker each.
 const cpu = z.strictObject({ threads: z.optional(z.int().check(z.gte(1), z.lte(256))) });
 
+const fileSearch = z.strictObject({ embeddingModel: z.optional(z.string().check(z.minLength(1), z.maxLength(256))) });
+
 const storedRuntimeOptionsSchema = z.strictObject({
   retention: z.optional(retention),
   cpu: z.optional(cpu),
+  fileSearch: z.optional(fileSearch),
   tools: z.optional(
     z.strictObject({ python: z.optional(z.union([python, z.literal(false)])), webSearch: z.optional(z.union([webSearch, z.literal(false)])) }),
   ),
@@ -62,6 +65,8 @@ export interface StoredRuntimeOptions {
   retention?: Partial<RetentionPolicy>;
   /** See `StartLocalRuntimeOptions.cpu`. */
   cpu?: CpuEngineOptions;
+  /** See `StartLocalRuntimeOptions.fileSearch`. */
+  fileSearch?: FileSearchOptions;
 }
 
 /** The stored options (`{}` when unset, unreadable or invalid). */

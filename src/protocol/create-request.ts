@@ -8,6 +8,8 @@ import { invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import { InputItem } from './input-item-schemas';
 import { MAX_TOOLS, nestingError } from './request-limits';
+import { AttributeFilter, HybridSearch } from './vector-stores';
+import { Metadata } from './metadata';
 import { validationError } from './validation-error';
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
@@ -103,14 +105,30 @@ export const McpTool = z.strictObject({
 });
 export type McpTool = z.infer<typeof McpTool>;
 
+/** Search over the runtime's vector stores (`/v1/vector_stores`), by keyword and, where a store was embedded, by meaning. */
+export const FileSearchTool = z.strictObject({
+  type: z.literal('file_search'),
+  vector_store_ids: z.array(z.string().min(1)).min(1).max(16),
+  max_num_results: z.number().int().min(1).max(50).optional(),
+  filters: AttributeFilter.nullish(),
+  ranking_options: z
+    .strictObject({
+      ranker: z.enum(['auto', 'default-2024-11-15']).optional(),
+      score_threshold: z.number().min(0).max(1).optional(),
+      hybrid_search: HybridSearch.optional(),
+    })
+    .optional(),
+});
+export type FileSearchTool = z.infer<typeof FileSearchTool>;
+
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
-export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool]);
+export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool]);
 export type Tool = z.infer<typeof Tool>;
 
 /** One entry of `allowed_tools.tools`: a function by name, or a builtin tool by type. */
 export const AllowedTool = z.union([
   z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
-  z.strictObject({ type: z.enum(['code_interpreter', 'web_search', 'web_search_2025_08_26', 'web_search_preview', 'web_search_preview_2025_03_11']) }),
+  z.strictObject({ type: z.enum(['code_interpreter', 'web_search', 'web_search_2025_08_26', 'web_search_preview', 'web_search_preview_2025_03_11', 'file_search']) }),
 ]);
 export type AllowedTool = z.infer<typeof AllowedTool>;
 
@@ -135,25 +153,7 @@ export const TextFormat = z.discriminatedUnion('type', [
 ]);
 export type TextFormat = z.infer<typeof TextFormat>;
 
-/**
- * OpenAI's metadata: at most 16 pairs, keys up to 64 characters, string values up to 512.
- * Any key is data, `__proto__` and `constructor` included: the object is checked entry by
- * entry and passed on as sent (see {@link jsonObject} for why not `z.record`).
- */
-export const Metadata = z.custom<Record<string, string>>().superRefine((value, ctx) => {
-  if (!isJsonObject(value)) {
-    ctx.addIssue({ code: 'invalid_type', expected: 'object', input: value });
-    return;
-  }
-  const entries = Object.entries(value);
-  for (const [key, v] of entries) {
-    if (key.length > 64)
-      ctx.addIssue({ code: 'custom', input: value, message: `keys may be at most 64 characters long, but '${key.slice(0, 64)}…' has ${key.length}.` });
-    else if (typeof v !== 'string') ctx.addIssue({ code: 'invalid_type', expected: 'string', input: v, path: [key] });
-    else if (v.length > 512) ctx.addIssue({ code: 'too_big', origin: 'string', maximum: 512, inclusive: true, input: v, path: [key] });
-  }
-  if (entries.length > 16) ctx.addIssue({ code: 'custom', input: value, message: 'METADATA_KEYS' });
-});
+export { Metadata } from './metadata';
 
 export const ReasoningSummary = z.enum(['auto', 'concise', 'detailed']);
 export type ReasoningSummary = z.infer<typeof ReasoningSummary>;
@@ -199,7 +199,7 @@ export const CreateResponseRequest = z.strictObject({
     .optional(),
   reasoning: ReasoningConfig.nullish(),
   truncation: z.enum(['auto', 'disabled']).nullish(),
-  include: z.array(z.enum(['code_interpreter_call.outputs', 'reasoning.encrypted_content', 'message.output_text.logprobs'])).nullish(),
+  include: z.array(z.enum(['code_interpreter_call.outputs', 'reasoning.encrypted_content', 'message.output_text.logprobs', 'file_search_call.results'])).nullish(),
   service_tier: ServiceTier.nullish(),
   user: z.string().max(512).optional(),
   /** Accepted as OpenAI does; the engine keeps its KV cache for the next turn whatever they say. */

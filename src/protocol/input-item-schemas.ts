@@ -13,6 +13,20 @@ export const InputImagePart = z.strictObject({
   file_id: z.string().nullish(),
   detail: z.enum(['low', 'high', 'auto', 'original']).default('auto'),
 });
+/**
+ * A file in a message: an uploaded one (`file_id`) or its bytes inline (`file_data`, a data URL
+ * or base64, with its `filename`). Its text is what the model is shown. `file_url` is refused
+ * (the runtime fetches nothing a request names).
+ */
+export const InputFilePart = z.strictObject({
+  type: z.literal('input_file'),
+  file_id: z.string().min(1).nullish(),
+  file_data: z.string().min(1).optional(),
+  file_url: z.string().optional(),
+  filename: z.string().min(1).max(255).optional(),
+  detail: z.enum(['auto', 'low', 'high']).optional(),
+  prompt_cache_breakpoint: z.unknown().optional(),
+});
 const Annotation = z.record(z.string(), z.unknown());
 export const OutputTextPart = z.strictObject({
   type: z.literal('output_text'),
@@ -22,7 +36,7 @@ export const OutputTextPart = z.strictObject({
 });
 export const RefusalPart = z.strictObject({ type: z.literal('refusal'), refusal: z.string() });
 
-const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, OutputTextPart, RefusalPart]);
+const MessageContentPart = z.discriminatedUnion('type', [InputTextPart, InputImagePart, InputFilePart, OutputTextPart, RefusalPart]);
 
 export const InputMessage = z.strictObject({
   type: z.literal('message').default('message'),
@@ -82,6 +96,25 @@ export const CompactionItem = z.strictObject({
   created_by: z.string().nullish(),
 });
 
+/** A `file_search_call` of an earlier response, passed back (OpenAI's input items include it). */
+export const FileSearchCallItem = z.strictObject({
+  type: z.literal('file_search_call'),
+  id: z.string().min(1),
+  queries: z.array(z.string()).max(100),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
+  results: z
+    .array(
+      z.strictObject({
+        file_id: z.string().optional(),
+        filename: z.string().optional(),
+        score: z.number().optional(),
+        text: z.string().optional(),
+        attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullish(),
+      }),
+    )
+    .nullish(),
+});
+
 export const ItemReference = z.strictObject({
   type: z.literal('item_reference'),
   id: z.string().min(1),
@@ -90,7 +123,7 @@ export const ItemReference = z.strictObject({
 /** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
 export const InputItem = z.preprocess(
   (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, ItemReference]),
+  z.discriminatedUnion('type', [InputMessage, FunctionCallItem, FunctionCallOutputItem, ReasoningItem, McpApprovalResponseItem, CompactionItem, FileSearchCallItem, ItemReference]),
 );
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -56,6 +56,12 @@ export const StorageSummary = z.object({
   /** `previous_response_id` trees: the unit retention deletes. */
   conversations: count(),
   bytes: count(),
+  /** Uploaded files (Files API) and their bytes. Optional: older runtimes did not say. */
+  files: z.optional(count()),
+  file_bytes: z.optional(count()),
+  /** Vector stores and what their chunks and indexes take. */
+  vector_stores: z.optional(count()),
+  vector_store_bytes: z.optional(count()),
   /** The policy in force in the running runtime. */
   retention: RetentionWire,
 });

@@ -16,6 +16,18 @@ export const UrlCitation = z.object({
 
 export type UrlCitation = z.infer<typeof UrlCitation>;
 
+/** A source file of the answer (file search): `index` is where in the text the citation stands. */
+export const FileCitation = z.object({
+  type: z.literal('file_citation'),
+  file_id: z.string(),
+  filename: z.string(),
+  index: z.number().int(),
+});
+export type FileCitation = z.infer<typeof FileCitation>;
+
+export const Annotation = z.union([UrlCitation, FileCitation]);
+export type Annotation = z.infer<typeof Annotation>;
+
 /** A candidate token and its log probability (OpenAI's `Logprob.TopLogprob`). */
 export const TopLogprob = z.object({ token: z.string(), logprob: z.number(), bytes: z.array(z.number().int().min(0).max(255)) });
 /** A sampled token of output text, its log probability and the most likely alternatives (OpenAI's `Logprob`). */
@@ -25,7 +37,7 @@ export type Logprob = z.infer<typeof Logprob>;
 export const OutputText = z.object({
   type: z.literal('output_text'),
   text: z.string(),
-  annotations: z.array(UrlCitation),
+  annotations: z.array(Annotation),
   /** Only with `include: ["message.output_text.logprobs"]`: the tokens of `text`, in order. */
   logprobs: z.array(Logprob).optional(),
 });
@@ -39,6 +51,14 @@ export const InputImage = z.object({
   file_id: z.string().nullable(),
   detail: z.enum(['low', 'high', 'auto', 'original']),
 });
+/** A file in a message, as stored and listed: by id, or inline (`file_data` as sent). */
+export const InputFile = z.object({
+  type: z.literal('input_file'),
+  file_id: z.string().nullable(),
+  filename: z.string().optional(),
+  file_data: z.string().optional(),
+});
+export type InputFile = z.infer<typeof InputFile>;
 export const ReasoningText = z.object({ type: z.literal('reasoning_text'), text: z.string() });
 export type ReasoningText = z.infer<typeof ReasoningText>;
 
@@ -58,7 +78,7 @@ export const StoredInputMessage = z.object({
   id: z.string(),
   role: z.enum(['user', 'system', 'developer']),
   status: ItemStatus,
-  content: z.array(z.union([InputText, InputImage])),
+  content: z.array(z.union([InputText, InputImage, InputFile])),
 });
 export type StoredInputMessage = z.infer<typeof StoredInputMessage>;
 
@@ -117,6 +137,26 @@ export const WebSearchCall = z.object({
   action: WebSearchAction,
 });
 export type WebSearchCall = z.infer<typeof WebSearchCall>;
+
+/** One passage a file search found (`results`, only with `include: ["file_search_call.results"]`). */
+export const FileSearchResult = z.object({
+  file_id: z.string(),
+  filename: z.string(),
+  score: z.number(),
+  text: z.string(),
+  attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable(),
+});
+export type FileSearchResult = z.infer<typeof FileSearchResult>;
+
+export const FileSearchCall = z.object({
+  type: z.literal('file_search_call'),
+  id: z.string(),
+  queries: z.array(z.string()),
+  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
+  /** Kept in storage; shown only when the request asked `include: ["file_search_call.results"]`. */
+  results: z.array(FileSearchResult).nullable(),
+});
+export type FileSearchCall = z.infer<typeof FileSearchCall>;
 
 /** The tools an MCP server offered (after `allowed_tools`), or why they could not be listed. */
 export const McpListTools = z.object({
@@ -192,6 +232,7 @@ export const OutputItem = z.discriminatedUnion('type', [
   Reasoning,
   CodeInterpreterCall,
   WebSearchCall,
+  FileSearchCall,
   McpListTools,
   McpCall,
   McpApprovalRequest,
@@ -208,6 +249,7 @@ export const StoredItem = z.union([
   Reasoning,
   CodeInterpreterCall,
   WebSearchCall,
+  FileSearchCall,
   McpListTools,
   McpCall,
   McpApprovalRequest,

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
-import { CodeInterpreterTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
+import { CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
 export type ResponseStatus = z.infer<typeof ResponseStatus>;
@@ -78,6 +78,7 @@ export const ResponseObject = z.object({
       WebSearchTool,
       WebSearchPreviewTool,
       McpToolEcho,
+      FileSearchTool,
     ]),
   ),
   truncation: z.enum(['auto', 'disabled']),

@@ -34,6 +34,8 @@ export interface RuntimeStartOptions {
   cpu?: CpuEngineOptions;
   /** Remote providers whose models this runtime serves too (kept in memory, keys included; see ProviderOptions). */
   providers?: ProviderOptions[];
+  /** File search: the embedding model new vector stores use (default none: keyword search). */
+  fileSearch?: FileSearchOptions;
 }
 
 /**
@@ -58,6 +60,16 @@ export interface ProviderOptions {
   contextWindow?: number;
   /** Responses it runs at once; default 4. */
   concurrency?: number;
+}
+
+/** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */
+export interface FileSearchOptions {
+  /**
+   * The embedding model (an id `/v1/models` lists with `type: "embedding"`) that vector stores
+   * created from now on embed their chunks with, for hybrid (keyword + embedding) search. A
+   * store keeps the model it was made with. Absent: keyword search only, no model needed.
+   */
+  embeddingModel?: string;
 }
 
 /** The CPU engine's runtime option (`startLocalRuntime({ cpu })`, or the stored runtime options). */

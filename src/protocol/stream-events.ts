@@ -3,7 +3,7 @@
  * per event of a response; the SSE `event:` line always equals `type`.
  */
 import { z } from 'zod';
-import { FunctionCall, Logprob, OutputItem, OutputText, ReasoningText, UrlCitation } from './output-items';
+import { Annotation, FunctionCall, Logprob, OutputItem, OutputText, ReasoningText } from './output-items';
 import { ResponseObject } from './response-object';
 
 const seq = { sequence_number: z.number().int().min(0) };
@@ -35,7 +35,7 @@ export const OutputTextAnnotationAdded = z.object({
   ...seq,
   ...part,
   annotation_index: z.number().int(),
-  annotation: UrlCitation,
+  annotation: Annotation,
 });
 
 export const ReasoningTextDelta = z.object({ type: z.literal('response.reasoning_text.delta'), ...seq, ...part, delta: z.string(), ...obfuscation });
@@ -67,6 +67,9 @@ export const CodeInterpreterCodeDone = z.object({ type: z.literal('response.code
 export const WebSearchInProgress = itemEvent('response.web_search_call.in_progress');
 export const WebSearchSearching = itemEvent('response.web_search_call.searching');
 export const WebSearchCompleted = itemEvent('response.web_search_call.completed');
+export const FileSearchInProgress = itemEvent('response.file_search_call.in_progress');
+export const FileSearchSearching = itemEvent('response.file_search_call.searching');
+export const FileSearchCompleted = itemEvent('response.file_search_call.completed');
 export const McpListToolsInProgress = itemEvent('response.mcp_list_tools.in_progress');
 export const McpListToolsCompleted = itemEvent('response.mcp_list_tools.completed');
 export const McpListToolsFailed = itemEvent('response.mcp_list_tools.failed');
@@ -116,6 +119,9 @@ export const StreamEvent = z.discriminatedUnion('type', [
   WebSearchInProgress,
   WebSearchSearching,
   WebSearchCompleted,
+  FileSearchInProgress,
+  FileSearchSearching,
+  FileSearchCompleted,
   McpListToolsInProgress,
   McpListToolsCompleted,
   McpListToolsFailed,

@@ -6,7 +6,7 @@
  * is all "Ready" waits for. These files (listed at build time at `self.__OFFLINE_FILES`,
  * with revision, size and feature; see vite.config.ts) are fetched afterwards, one at a
  * time so the page keeps the bandwidth, when a page asks (`CACHE_OFFLINE_FILES_MESSAGE`,
- * sent once the runtime answers), and each one also when it is first requested. Either way
+ * sent by the tab that runs the runtime after its first answer), and each one also when it is first requested. Either way
  * it lands in one cache and is answered from there from then on; two requests for a file
  * share one download.
  *
@@ -43,7 +43,7 @@ interface Item {
 }
 
 const CACHE_PREFIX = 'local-responses-offline-files';
-const FEATURE_ORDER: readonly OfflineFeature[] = ['python', 'cpu-engine', 'gpu-engine', 'web-search', 'other'];
+const FEATURE_ORDER: readonly OfflineFeature[] = ['python', 'cpu-engine', 'gpu-engine', 'web-search', 'file-search', 'other'];
 
 export class OfflineFiles {
   private readonly items: Item[];

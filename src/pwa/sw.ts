@@ -1,7 +1,7 @@
 /**
  * Service worker entry of our app: the HTTP edge of the local Responses API (the same
  * `handleLocalResponsesFetch` the package gives other apps' workers), the app shell's
- * precache, and the deferred files (pyodide, the CPU engine, …) kept offline after "Ready".
+ * precache, and the deferred files (pyodide, the CPU engine, …) kept offline after the first answer.
  * It keeps no state that matters — browsers stop service workers at will, which must cost
  * nothing but the open connections.
  *
@@ -38,7 +38,7 @@ self.addEventListener('activate', (event) => event.waitUntil(Promise.all([self.c
 self.addEventListener('message', (event) => {
   const data = readPageMessage(event.data);
   if (data?.type === SKIP_WAITING_MESSAGE) event.waitUntil(self.skipWaiting());
-  // Sent once the app is ready: the deferred files come after it, never before.
+  // Sent after the runtime's first answer: the deferred files come after it, never before.
   if (data?.type === CACHE_OFFLINE_FILES_MESSAGE) event.waitUntil(offlineFiles.fill());
 });
 

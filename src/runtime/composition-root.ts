@@ -9,16 +9,23 @@ import { cpuThreads } from '../engine/cpu-threads';
 import { isolationStatus } from '../engine/cross-origin-isolation';
 import { BrowserDeviceStatus } from '../engine/device-status';
 import { ScriptedEngine } from '../engine/scripted-engine';
-import { WebLlmEngine, WebLlmModels } from '../engine/webllm';
+import { WEBLLM_EMBEDDING_CATALOG, WebLlmEmbedder, WebLlmEngine, WebLlmModels } from '../engine/webllm';
 import { createResponsesServer, type ResponsesServer } from '../server/responses-server';
 import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { openIdbFileStore } from '../store/idb-file-store';
+import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
+import { lazyMinisearchIndexes } from '../tools/file-search/lazy-indexes';
+import { TestEmbedder } from '../engine/test-embedder';
+import type { Embedder } from '../ports/embedder';
 import { openIdbProviderStore } from '../store/idb-provider-store';
 import { providerConnector } from '../engine/remote';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { preferredEngine } from './preferred-engine';
+import { createRuntimeTools } from '../tools/runtime-tools';
+import type { ResponseObject } from '../protocol/response-object';
 
 export interface LocalServerOptions {
   /** Builtin tools (code interpreter, web search); see tools/runtime-tools.ts. */
@@ -42,6 +49,10 @@ export interface LocalServerOptions {
   cpu?: CpuEngineOptions;
   /** Remote providers given in code (held in memory); more are added through `/v1/local/providers`. */
   providers?: ProviderOptions[];
+  /** File search: the embedding model new vector stores use. */
+  fileSearch?: FileSearchOptions;
+  /** Told when a response has completed (or ended `incomplete`): an answer was given. */
+  onAnswer?: () => void;
 }
 
 export type LocalServer = ResponsesServer;
@@ -56,36 +67,67 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     ...(options.requestPersist ? { requestPersist: options.requestPersist } : {}),
   });
   // `/v1/models` gives the sizes of the build this device loads (q4f32 without shader-f16),
-  // so the GPU is detected first, while the store opens.
-  const [store, keys, providerStore, gpu] = await Promise.all([
+  // so the GPU is detected first, while the store opens. The CPU engine (GGUF files side by
+  // side in the same mirror, `{modelBase}/{file}`) is opt-in and imported only then, so an
+  // app on web-llm alone never loads it; meanwhile too, not after (its catalog lists its
+  // models; llama.cpp itself is imported when a model is loaded). Its models are
+  // `recommended` when WebGPU is not usable.
+  const [store, keys, gpu, cpu, fileStore, providerStore] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
-    openIdbProviderStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
+    options.cpuEngine ? import('./wllama-runtime') : undefined,
+    openIdbFileStore(options.dbName ? { name: options.dbName } : {}),
+    openIdbProviderStore(options.dbName ? { name: options.dbName } : {}),
   ]);
-  // The CPU engine (GGUF files side by side in the same mirror, `{modelBase}/{file}`), opt-in
-  // and imported only then, so an app on web-llm alone never loads it; its models are
-  // `recommended` when WebGPU is not usable.
   // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
   const isolation = isolationStatus();
   const threads = cpuThreads({ isolated: isolation.crossOriginIsolated, cores: navigator.hardwareConcurrency, requested: options.cpu?.threads });
-  const cpu = options.cpuEngine ? await import('./wllama-runtime') : undefined;
   const wllama = cpu && options.cpuEngine
     ? cpu.createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
     : undefined;
   const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, ...(wllama ? [wllama] : [])];
-  // Imported only when a tool is on (web search and MCP carry an HTML parser and the MCP SDK).
-  const tools = anyToolEnabled(options.tools)
-    ? await (await import('../tools/runtime-tools')).createRuntimeTools(options.tools ?? {}, { origin: self.location.origin })
-    : {};
+  // Each tool's code is imported at its first call (web search and MCP carry an HTML parser
+  // and the MCP SDK): nothing of it is on the way to the runtime's start or first answer.
+  const tools = anyToolEnabled(options.tools) ? createRuntimeTools(options.tools ?? {}, { origin: self.location.origin }) : {};
   // Downloads, cache and status for the engines' models; GPU and storage as web-llm sees them.
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
   const retention = { ...DEFAULT_RETENTION, ...options.retention };
+  const cpuOptions = options.cpuEngine ? { wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) } : undefined;
+  // Embedding models: web-llm's on the GPU, the CPU engine's GGUF ones, and test-embedding with the test models.
+  const gpuEmbedders = WEBLLM_EMBEDDING_CATALOG.map((entry) => new WebLlmEmbedder(entry, options.modelBase ? { modelBase: options.modelBase } : {}));
+  const embedders: Embedder[] = [...(options.testModels ? [new TestEmbedder()] : []), ...gpuEmbedders, ...(cpu && cpuOptions ? cpu.createWllamaEmbedders(cpuOptions) : [])];
+  // Uploaded files are parsed in a worker of their own, one per file (tools/file-search/).
+  const files = {
+    store: fileStore,
+    extractor: createWorkerExtractor(),
+    indexes: lazyMinisearchIndexes,
+    ...(options.fileSearch?.embeddingModel ? { embeddingModel: options.fileSearch.embeddingModel } : {}),
+  };
+  const onAnswer = options.onAnswer;
   // Remote providers: requests go straight from this worker to their servers (remote/ wing).
   const origin = self.location.origin;
   const providers = { store: providerStore, connect: providerConnector({ appOrigin: origin }), appOrigin: origin, ...(options.providers ? { initial: options.providers } : {}) };
-  return createResponsesServer({ store, keys, engines, formats: chatFormats, tools, modelManager, preferredEngine: preferredEngine(gpu), retention, providers });
+  return createResponsesServer({
+    store,
+    keys,
+    engines,
+    formats: chatFormats,
+    tools,
+    modelManager,
+    preferredEngine: preferredEngine(gpu),
+    retention,
+    embedders,
+    files,
+    providers,
+    ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
+  });
+}
+
+/** Whether a response that ended gave an answer (a failed or cancelled one did not). */
+function answered(response: ResponseObject): boolean {
+  return response.status === 'completed' || response.status === 'incomplete';
 }
 
 /** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */

@@ -31,4 +31,9 @@ export interface RuntimeControl {
   status(): Promise<RuntimeStatus>;
   /** Serves requests arriving on `port` (transfer it). Resolves with this runtime's lock name. */
   connect(port: MessagePort): Promise<string>;
+  /**
+   * Resolves once this runtime has given its first answer (a response completed, or ended
+   * `incomplete`): what the page deferred so as not to slow that answer may be fetched now.
+   */
+  answered(): Promise<void>;
 }

@@ -25,6 +25,8 @@ let resolveServer!: (server: Promise<LocalServer>) => void;
 // fails to start, each request fails with the reason (a 500 from the transport).
 const server = new Promise<LocalServer>((resolve) => (resolveServer = resolve));
 server.catch(() => {}); // observed per request; not an unhandled rejection
+let firstAnswer!: () => void;
+const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
 
 async function handle(request: Request): Promise<Response> {
   return (await server).fetch(request);
@@ -43,7 +45,9 @@ const control: RuntimeControl = {
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
           ...(options.providers ? { providers: options.providers } : {}),
+          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
+          onAnswer: () => firstAnswer(),
         }),
       );
       resolveServer(startOnce);
@@ -59,6 +63,9 @@ const control: RuntimeControl = {
   },
   async status() {
     return status;
+  },
+  answered() {
+    return answered;
   },
   async connect(port: MessagePort) {
     await lockHeld;

@@ -10,7 +10,7 @@
  * from a blob: of its own glue) only when `n_threads` > 1 and SharedArrayBuffer exists, so
  * threads need nothing more shipped, only cross-origin isolation.
  */
-import { GGUF_CATALOG, GGUF_TEST_CATALOG, WllamaEngine } from '../engine/wllama';
+import { GGUF_CATALOG, GGUF_EMBEDDING_CATALOG, GGUF_EMBEDDING_TEST_CATALOG, GGUF_TEST_CATALOG, WllamaEmbedder, WllamaEngine, type WllamaEmbeddingLike } from '../engine/wllama';
 
 // With the engine, in this lazily imported module: its part of `/v1/local/*`.
 export { WllamaModels } from '../engine/wllama';
@@ -44,4 +44,30 @@ export function createWllamaEngine(options: WllamaRuntimeOptions): WllamaEngine 
     ...(options.ggufBase ? { modelBase: options.ggufBase } : {}),
     ...(options.threads ? { threads: options.threads } : {}),
   });
+}
+
+/**
+ * The CPU engine's embedding models (a `Wllama` each, loaded on first use), with the test
+ * one (`test-tiny-embed`, mirror only) when `testModels`.
+ */
+export function createWllamaEmbedders(options: WllamaRuntimeOptions): WllamaEmbedder[] {
+  const origin = options.origin ?? (globalThis as { location?: Location }).location?.href;
+  const wasmUrl = origin ? new URL(options.wasmUrl, origin).href : options.wasmUrl;
+  const createWllama = async (): Promise<WllamaEmbeddingLike> => {
+    const { Wllama } = await import('@wllama/wllama');
+    const quiet = { debug: () => undefined, log: () => undefined, warn: console.warn, error: console.error };
+    const wllama = new Wllama({ default: wasmUrl }, { suppressNativeLog: true, logger: quiet });
+    wllama.setCompat(null);
+    return wllama;
+  };
+  const catalog = options.testModels ? [...GGUF_EMBEDDING_CATALOG, ...GGUF_EMBEDDING_TEST_CATALOG] : GGUF_EMBEDDING_CATALOG;
+  return catalog.map(
+    (entry) =>
+      new WllamaEmbedder(entry, {
+        createWllama,
+        ...(origin ? { origin } : {}),
+        ...(options.ggufBase ? { modelBase: options.ggufBase } : {}),
+        ...(options.threads ? { threads: options.threads } : {}),
+      }),
+  );
 }

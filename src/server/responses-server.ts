@@ -10,6 +10,7 @@ import type { ChatFormat } from '../chat/chat-format';
 import type { Engine } from '../ports/engine';
 import { errorResponse } from '../protocol/error-response';
 import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { ApiError, describeError } from '../shared/api-error';
 import { HeldWritesStore } from './held-writes-store';
 import { INTERRUPTED } from './run/response-run';
@@ -37,6 +38,14 @@ import { reasoningSealer } from './sealing/encrypted-reasoning';
 import { compactionSealer } from './sealing/compaction-sealer';
 import { ProviderRegistry, type ProvidersOptions } from './provider-registry';
 import { createProvider, deleteProvider, listProviderModels, listProviders, retrieveProvider } from './routes/local-providers';
+import type { Embedder } from '../ports/embedder';
+import { createFilesState, type FilesOptions } from './files/files-state';
+import { MAX_FILE_BYTES } from '../protocol/files';
+import { createFile, deleteFileRoute, fileContent, listFiles, retrieveFile } from './routes/files';
+import { createVectorStore, deleteVectorStore, listVectorStores, retrieveVectorStore, searchVectorStore, updateVectorStore } from './routes/vector-stores';
+import { attachStoreFile, detachStoreFile, listStoreFiles, retrieveStoreFile, storeFileContent, updateStoreFile } from './routes/vector-store-files';
+import { cancelFileBatch, createFileBatch, listBatchFiles, retrieveFileBatch } from './routes/file-batches';
+import { createEmbeddings } from './routes/embeddings';
 
 export interface ResponsesServerOptions {
   store: ResponseStore;
@@ -68,6 +77,12 @@ export interface ResponsesServerOptions {
   keys?: KeyStore;
   /** Remote providers: upstream servers whose models are served too (`/v1/local/providers`). Absent: none. */
   providers?: ProvidersOptions;
+  /** Embedding models for `/v1/embeddings` and file search (`ports/embedder.ts`). */
+  embedders?: Embedder[];
+  /** The Files and Vector Stores APIs and the `file_search` tool; without it those routes answer 500. */
+  files?: FilesOptions;
+  /** Told each response's end (terminal and stored when stored), e.g. to fetch what was deferred until a first answer. */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export interface ResponsesServer {
@@ -76,14 +91,15 @@ export interface ResponsesServer {
   close(): Promise<void>;
 }
 
-type Handler = (state: ServerState, request: Request, url: URL, params: string[]) => Promise<Response> | Response;
+export type Handler = (state: ServerState, request: Request, url: URL, params: string[]) => Promise<Response> | Response;
+export type Route = { pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' };
 
 /**
  * Routes under `/v1`, matched in order; a path that matches with the wrong method is a 405 —
  * except where the path segment may be an endpoint name we do not have rather than an id
  * (`POST /v1/responses/other`): that is an unknown URL, a 404, as OpenAI answers.
  */
-const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMethods?: 'unknown_url' }> = [
+const ROUTES: Route[] = [
   { pattern: /^\/v1\/responses$/, methods: { POST: (s, r) => createResponse(s, r) } },
   { pattern: /^\/v1\/responses\/input_tokens$/, methods: { POST: (s, r) => countInputTokens(s, r) } },
   { pattern: /^\/v1\/responses\/compact$/, methods: { POST: (s, r) => compactResponse(s, r) }, otherMethods: 'unknown_url' },
@@ -136,6 +152,34 @@ const ROUTES: Array<{ pattern: RegExp; methods: Record<string, Handler>; otherMe
     methods: { GET: (s, _r, _u, [id]) => retrieveProvider(s, id!), DELETE: (s, _r, _u, [id]) => deleteProvider(s, id!) },
   },
   { pattern: /^\/v1\/local\/providers\/([^/]+)\/models$/, methods: { GET: (s, r, _u, [id]) => listProviderModels(s, id!, r.signal) } },
+  { pattern: /^\/v1\/files$/, methods: { POST: (s, r) => createFile(s, r), GET: (s, _r, u) => listFiles(s, u) } },
+  { pattern: /^\/v1\/files\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveFile(s, id!), DELETE: (s, _r, _u, [id]) => deleteFileRoute(s, id!) } },
+  { pattern: /^\/v1\/files\/([^/]+)\/content$/, methods: { GET: (s, _r, _u, [id]) => fileContent(s, id!) } },
+  { pattern: /^\/v1\/vector_stores$/, methods: { POST: (s, r) => createVectorStore(s, r), GET: (s, _r, u) => listVectorStores(s, u) } },
+  {
+    pattern: /^\/v1\/vector_stores\/([^/]+)$/,
+    methods: {
+      GET: (s, _r, _u, [id]) => retrieveVectorStore(s, id!),
+      POST: (s, r, _u, [id]) => updateVectorStore(s, id!, r),
+      DELETE: (s, _r, _u, [id]) => deleteVectorStore(s, id!),
+    },
+  },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/search$/, methods: { POST: (s, r, _u, [id]) => searchVectorStore(s, id!, r) } },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/files$/, methods: { POST: (s, r, _u, [id]) => attachStoreFile(s, id!, r), GET: (s, _r, u, [id]) => listStoreFiles(s, id!, u) } },
+  {
+    pattern: /^\/v1\/vector_stores\/([^/]+)\/files\/([^/]+)$/,
+    methods: {
+      GET: (s, _r, _u, [id, fileId]) => retrieveStoreFile(s, id!, fileId!),
+      POST: (s, r, _u, [id, fileId]) => updateStoreFile(s, id!, fileId!, r),
+      DELETE: (s, _r, _u, [id, fileId]) => detachStoreFile(s, id!, fileId!),
+    },
+  },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/files\/([^/]+)\/content$/, methods: { GET: (s, _r, _u, [id, fileId]) => storeFileContent(s, id!, fileId!) } },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/file_batches$/, methods: { POST: (s, r, _u, [id]) => createFileBatch(s, id!, r) } },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/file_batches\/([^/]+)$/, methods: { GET: (s, _r, _u, [id, batchId]) => retrieveFileBatch(s, id!, batchId!) } },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/file_batches\/([^/]+)\/cancel$/, methods: { POST: (s, _r, _u, [id, batchId]) => cancelFileBatch(s, id!, batchId!) } },
+  { pattern: /^\/v1\/vector_stores\/([^/]+)\/file_batches\/([^/]+)\/files$/, methods: { GET: (s, _r, u, [id, batchId]) => listBatchFiles(s, id!, batchId!, u) } },
+  { pattern: /^\/v1\/embeddings$/, methods: { POST: (s, r) => createEmbeddings(s, r) } },
 ];
 
 /**
@@ -175,7 +219,11 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
     ...(options.providers ? { providers: await ProviderRegistry.open(options.providers, now) } : {}),
+    embedders: new Map((options.embedders ?? []).map((e) => [e.info.id, e])),
+    ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
   };
+  if (options.files)
+    state.files = createFilesState(options.files, { embedders: state.embedders, now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });
   // Whatever an earlier runtime left running can never finish now. None of this upkeep may
   // keep the runtime from starting (storage full, a row it cannot read): a failure is
   // logged, reads still work, and the next start tries again.
@@ -186,6 +234,8 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     .pruneEventLogs(now() - (options.eventLogMaxAge ?? 7 * 24 * 3600))
     .catch((err: unknown) => console.error(`Could not prune old event logs at start: ${describeError(err)}`));
   await prune(state).catch((err: unknown) => console.error(`Could not apply the retention policy at start: ${describeError(err)}`));
+  // Files a closed tab left being read are read again (in the background, behind any chat).
+  await state.files?.ingestion.resume().catch((err: unknown) => console.error(`Could not resume file ingestion at start: ${describeError(err)}`));
 
   return {
     async fetch(request) {
@@ -221,6 +271,11 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
       const runs = [...state.runs.values()];
       for (const run of runs) run.stop('shutdown');
       await Promise.allSettled(runs.map((r) => r.done));
+      if (state.files) {
+        state.files.ingestion.cancel(() => true);
+        await state.files.ingestion.idle();
+        await state.files.indexes.saveAll();
+      }
     },
   };
 }

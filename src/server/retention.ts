@@ -14,6 +14,7 @@ import type { StoredSummary } from '../ports/response-store';
 import type { RetentionPolicy } from '../protocol/runtime-options';
 import { describeError } from '../shared/api-error';
 import type { ServerState } from './server-state';
+import { conversationStoreBytes, deleteConversationStores, pruneExpired } from './files/file-retention';
 
 export interface Conversation {
   /** Oldest first. */
@@ -27,8 +28,11 @@ export interface Conversation {
 
 const TERMINAL = new Set(['completed', 'incomplete', 'cancelled', 'failed']);
 
-/** Groups stored responses into `previous_response_id` trees (a missing parent starts a tree). */
-export function conversationsOf(stored: readonly StoredSummary[], running: ReadonlySet<string>): Conversation[] {
+/**
+ * Groups stored responses into `previous_response_id` trees (a missing parent starts a tree).
+ * `extraBytes`: what else a conversation holds (its vector stores), by conversation id.
+ */
+export function conversationsOf(stored: readonly StoredSummary[], running: ReadonlySet<string>, extraBytes: ReadonlyMap<string, number> = new Map()): Conversation[] {
   const byId = new Map(stored.map((s) => [s.id, s]));
   const rootOf = new Map<string, string>();
   const root = (s: StoredSummary): string => {
@@ -61,7 +65,7 @@ export function conversationsOf(stored: readonly StoredSummary[], running: Reado
     const conversationId = top?.conversation_id ?? s.conversation_id;
     // Every turn of a conversation is a root of its own (conversation excludes previous_response_id): one key joins them.
     const key = conversationId ? `conversation:${conversationId}` : root(s);
-    const group = groups.get(key) ?? { ids: [], lastUsed: 0, bytes: 0, active: false, conversationId };
+    const group = groups.get(key) ?? { ids: [], lastUsed: 0, bytes: (conversationId && extraBytes.get(conversationId)) || 0, active: false, conversationId };
     group.ids.push(s.id);
     group.lastUsed = Math.max(group.lastUsed, s.created_at);
     group.bytes += s.bytes;
@@ -77,8 +81,8 @@ export function responsesToPrune(stored: readonly StoredSummary[], policy: Reten
 }
 
 /** The units (response trees, conversations) to delete under `policy` at `now`, oldest last use first. */
-export function unitsToPrune(stored: readonly StoredSummary[], policy: RetentionPolicy, now: number, running: ReadonlySet<string>): Conversation[] {
-  const conversations = conversationsOf(stored, running).sort((a, b) => a.lastUsed - b.lastUsed);
+export function unitsToPrune(stored: readonly StoredSummary[], policy: RetentionPolicy, now: number, running: ReadonlySet<string>, extraBytes?: ReadonlyMap<string, number>): Conversation[] {
+  const conversations = conversationsOf(stored, running, extraBytes).sort((a, b) => a.lastUsed - b.lastUsed);
   let total = conversations.reduce((sum, c) => sum + c.bytes, 0);
   const cutoff = policy.maxAgeDays === null ? -Infinity : now - policy.maxAgeDays * 24 * 3600;
   const victims: Conversation[] = [];
@@ -106,7 +110,11 @@ export function pruneSoon(state: ServerState): void {
 export async function prune(state: ServerState): Promise<{ deleted: number; bytes_freed: number }> {
   state.retentionRanAt = Date.now();
   const stored = await state.store.listStored();
-  const units = unitsToPrune(stored, state.retention, state.now(), new Set(state.runs.keys()));
+  const files = state.files;
+  if (files) await pruneExpired(files).catch((err: unknown) => console.error(`Could not delete expired files: ${describeError(err)}`));
+  // A conversation's vector stores count in its size, and go with it.
+  const extra = files ? await conversationStoreBytes(files) : undefined;
+  const units = unitsToPrune(stored, state.retention, state.now(), new Set(state.runs.keys()), extra);
   const victims = new Set(units.flatMap((unit) => unit.ids));
   let bytes = 0;
   for (const s of stored) {
@@ -115,5 +123,10 @@ export async function prune(state: ServerState): Promise<{ deleted: number; byte
   }
   // A conversation goes with its responses (its items would otherwise outlive every response that made them).
   for (const unit of units) if (unit.conversationId) await state.store.deleteConversation(unit.conversationId);
+  const gone = new Set(units.flatMap((unit) => (unit.conversationId ? [unit.conversationId] : [])));
+  if (files && gone.size) {
+    bytes += [...gone].reduce((sum, id) => sum + (extra?.get(id) ?? 0), 0);
+    await deleteConversationStores(files, gone);
+  }
   return { deleted: victims.size, bytes_freed: bytes };
 }

@@ -2,6 +2,7 @@
 import type { ChatFormat } from '../chat/chat-format';
 import type { Engine, ModelInfo } from '../ports/engine';
 import type { ResponseStore } from '../ports/response-store';
+import type { ResponseObject } from '../protocol/response-object';
 import { notFound } from '../shared/api-error';
 import { EngineQueue } from './run/engine-queue';
 import type { ResponseRun } from './run/response-run';
@@ -12,6 +13,8 @@ import { Codes } from '../shared/error-codes';
 import type { ReasoningSealer } from './sealing/encrypted-reasoning';
 import type { CompactionSealer } from './sealing/compaction-sealer';
 import type { ProviderRegistry } from './provider-registry';
+import type { Embedder } from '../ports/embedder';
+import type { FilesState } from './files/files-state';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -46,6 +49,12 @@ export interface ServerState {
   preferredEngine?: string;
   /** Remote providers (upstream servers) whose models are served too; absent: none can be added. */
   providers?: ProviderRegistry;
+  /** Embedding models (`/v1/embeddings`, file search), by id. */
+  embedders: ReadonlyMap<string, Embedder>;
+  /** Files, vector stores and file search; absent in a runtime without a file store. */
+  files?: FilesState;
+  /** Told each response's end (see `ResponsesServerOptions.onRunEnded`). */
+  onRunEnded?: (response: ResponseObject) => void;
 }
 
 export function modelTable(engines: Engine[], formats: Record<string, ChatFormat>): Map<string, ServedModel> {

@@ -23,6 +23,8 @@ export const Codes = {
   nestingAboveMaxDepth: 'nesting_above_max_depth',
   /** A body larger than the request limit: HTTP 413. */
   requestTooLarge: 'request_too_large',
+  /** An upload larger than the file limit (`protocol/files.ts`): HTTP 413. */
+  fileTooLarge: 'file_too_large',
   missingRequiredParameter: 'missing_required_parameter',
   unknownParameter: 'unknown_parameter',
   unsupportedParameter: 'unsupported_parameter',
@@ -39,6 +41,9 @@ export const Codes = {
   methodNotAllowed: 'method_not_allowed',
   modelNotFound: 'model_not_found',
   itemNotFound: 'item_not_found',
+  fileNotFound: 'file_not_found',
+  vectorStoreNotFound: 'vector_store_not_found',
+  fileBatchNotFound: 'file_batch_not_found',
   previousResponseNotFound: 'previous_response_not_found',
   previousResponseInProgress: 'previous_response_in_progress',
   noEventLog: 'no_event_log',

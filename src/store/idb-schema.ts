@@ -4,6 +4,7 @@ import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 import type { ProviderRecord } from '../ports/providers';
+import type { StoredBatch, StoredChunk, StoredFile, StoredStoreFile, StoredVectorStore } from '../ports/file-store';
 
 /**
  * Where a response sits in its `previous_response_id` tree: the tree's first response and
@@ -94,6 +95,44 @@ export interface ResponsesDB extends DBSchema {
     key: string;
     value: CryptoKey;
   };
+  /** Uploaded files (Files API), their metadata; the bytes are in `file_blobs` under the same id. */
+  files: {
+    key: string;
+    value: StoredFile;
+  };
+  file_blobs: {
+    key: string;
+    value: Blob;
+  };
+  /** Text extracted from a file, by file id (or `sha256:…` of inline `file_data`). */
+  file_texts: {
+    key: string;
+    value: { key: string; text: string };
+  };
+  vector_stores: {
+    key: string;
+    value: StoredVectorStore;
+  };
+  /** Keyed [vector_store_id, file_id]: a store's files are one range. */
+  vector_store_files: {
+    key: [string, string];
+    value: StoredStoreFile;
+    indexes: { 'by-file': string; 'by-status': string };
+  };
+  file_batches: {
+    key: string;
+    value: StoredBatch;
+  };
+  /** Keyed [vector_store_id, file_id, index]: a file's chunks in a store are one range. */
+  chunks: {
+    key: [string, string, number];
+    value: StoredChunk;
+  };
+  /** A vector store's persisted search index (a cache of what its chunks hold), by store id. */
+  search_indexes: {
+    key: string;
+    value: unknown;
+  };
   /** Remote providers' settings, by id; a key only when it is kept (`keyStorage: 'persistent'`). */
   providers: {
     key: string;
@@ -101,7 +140,7 @@ export interface ResponsesDB extends DBSchema {
   };
 }
 
-export const DB_VERSION = 4;
+export const DB_VERSION = 6;
 
 /** Runs every migration from `oldVersion` up to DB_VERSION, inside the upgrade transaction `tx`. */
 export function migrate(
@@ -128,7 +167,22 @@ export function migrate(
     items.createIndex('by-item-id', 'item_id');
     tx.objectStore('items').createIndex('by-thread', ['thread_root', 'thread_depth']);
   }
-  if (oldVersion < 4) {
+  // Files and vector stores (file search). Version 4 was set aside for remote providers, which landed after 5.
+  if (oldVersion < 5) {
+    db.createObjectStore('files', { keyPath: 'id' });
+    db.createObjectStore('file_blobs');
+    db.createObjectStore('file_texts', { keyPath: 'key' });
+    db.createObjectStore('vector_stores', { keyPath: 'id' });
+    const storeFiles = db.createObjectStore('vector_store_files', { keyPath: ['vector_store_id', 'file_id'] });
+    storeFiles.createIndex('by-file', 'file_id');
+    storeFiles.createIndex('by-status', 'status');
+    db.createObjectStore('file_batches', { keyPath: 'id' });
+    db.createObjectStore('chunks', { keyPath: ['vector_store_id', 'file_id', 'index'] });
+    db.createObjectStore('search_indexes');
+  }
+  // Remote providers' settings. A database already at version 5 (files) has no such store: it
+  // is made at 6 wherever it is missing.
+  if (oldVersion < 6 && !db.objectStoreNames.contains('providers')) {
     db.createObjectStore('providers', { keyPath: 'id' });
   }
 }

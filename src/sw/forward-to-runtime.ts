@@ -1,5 +1,5 @@
-import { RuntimeGoneError, sendOverPort, toWire } from '../transport/port-fetch';
-import { bodyTooLargeResponse, MAX_BODY_BYTES, runtimeUnavailable } from '../transport/transport-error';
+import { RuntimeGoneError, sendOverPort, toWire, tooLargeResponse } from '../transport/port-fetch';
+import { MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, runtimeUnavailable } from '../transport/transport-error';
 import type { RuntimeConnection } from './runtime-connection';
 
 /** How long a request waits for a page to hand over a runtime port (SW restart, handover). */
@@ -12,10 +12,11 @@ const PORT_WAIT_MS = 3_000;
  * running in the runtime and the client resumes with `starting_after`).
  */
 export async function forwardToRuntime(event: FetchEvent, connection: RuntimeConnection, appUrl: string): Promise<Response> {
-  // The body limit is the server's (protocol/request-limits.ts), checked here too so that a
-  // huge upload is refused before this worker holds it whole.
-  const wire = await toWire(event.request, MAX_BODY_BYTES);
-  if (!wire) return bodyTooLargeResponse();
+  // The body limits are the server's (protocol/request-limits.ts, and the file limit of
+  // protocol/files.ts for uploads), checked here too so that a huge body is refused before
+  // this worker holds it; an upload crosses as a Blob, never read here.
+  const wire = await toWire(event.request, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES);
+  if (!wire) return tooLargeResponse(event.request);
   // A link can die between being handed out and being used: then, if the runtime never
   // accepted the request, try once more with a fresh one (the next leader's).
   for (let attempt = 0; attempt < 2; attempt++) {

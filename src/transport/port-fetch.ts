@@ -1,5 +1,5 @@
 import { readCapped } from '../shared/read-capped';
-import { bodyTooLargeResponse, MAX_BODY_BYTES, transportErrorResponse } from './transport-error';
+import { bodyTooLargeResponse, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES, transportErrorResponse, uploadTooLargeResponse } from './transport-error';
 import type { ReplyMessage, RequestMessage, WireRequest } from './wire';
 
 /** A requester's connection to one runtime instance. */
@@ -40,9 +40,14 @@ export interface PortResponse {
  * @throws the signal's reason if `signal` aborts before the head.
  */
 export async function fetchOverPort(link: RuntimeLink, request: Request): Promise<PortResponse> {
-  const wire = await toWire(request, MAX_BODY_BYTES);
-  if (!wire) return { response: bodyTooLargeResponse(), finished: Promise.resolve() };
+  const wire = await toWire(request, MAX_BODY_BYTES, MAX_UPLOAD_BODY_BYTES);
+  if (!wire) return { response: tooLargeResponse(request), finished: Promise.resolve() };
   return sendOverPort(link, wire, request.signal);
+}
+
+/** The 413 for a body {@link toWire} refused: the upload limit for an upload, else the JSON body limit. */
+export function tooLargeResponse(request: Request): Response {
+  return isUpload(request) ? uploadTooLargeResponse() : bodyTooLargeResponse();
 }
 
 /**
@@ -110,14 +115,32 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
   return { response: new Response(relayChunks(mine, link, signal, stop.signal, end, cancel), init), finished };
 }
 
+/** A file upload (`multipart/form-data`): its body crosses as a Blob, under the upload limit. */
+function isUpload(request: Request): boolean {
+  return /^multipart\/form-data\b/i.test((request.headers.get('content-type') ?? '').trim());
+}
+
 /**
- * The request as wire data; null when its body is over `maxBodyBytes` (the body is then
- * not read further, so a huge upload is never held whole in the service worker).
+ * The request as wire data; null when its body is over its limit (the body is then not read
+ * further, so a huge body is never held whole in the service worker).
+ *
+ * A JSON body (any body but an upload) is read into bytes, at most `maxBodyBytes` of them. An
+ * upload (`multipart/form-data`, at most `maxUploadBytes`) crosses as a Blob: `blob()` keeps a
+ * large body in the browser's blob storage (on disk past a size), a Blob crosses `postMessage`
+ * by reference, and the server slices the file part out of it into IndexedDB — no thread
+ * ever holds the upload whole in its heap.
  */
-export async function toWire(request: Request, maxBodyBytes = Infinity): Promise<WireRequest | null> {
+export async function toWire(request: Request, maxBodyBytes = Infinity, maxUploadBytes = maxBodyBytes): Promise<WireRequest | null> {
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   const declared = Number(request.headers.get('content-length'));
-  if (hasBody && Number.isFinite(declared) && declared > maxBodyBytes) return null;
+  const upload = hasBody && isUpload(request);
+  const limit = upload ? maxUploadBytes : maxBodyBytes;
+  if (hasBody && Number.isFinite(declared) && declared > limit) return null;
+  if (upload) {
+    const blob = await request.blob();
+    if (blob.size > limit) return null;
+    return { url: request.url, method: request.method, headers: [...request.headers], body: blob.size > 0 ? blob : null };
+  }
   const bytes = hasBody ? await readCapped(request.body, maxBodyBytes) : new Uint8Array(0);
   if (bytes === null) return null;
   const body = bytes.byteLength > 0 ? (bytes.buffer as ArrayBuffer) : null;

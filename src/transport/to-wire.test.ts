@@ -6,7 +6,7 @@ const post = (body: BodyInit, headers: Record<string, string> = {}) =>
 
 test('a body within the limit crosses whole', async () => {
   const wire = await toWire(post('{"a":1}', { 'content-type': 'application/json' }), 100);
-  expect(new TextDecoder().decode(wire!.body!)).toBe('{"a":1}');
+  expect(new TextDecoder().decode(wire!.body as ArrayBuffer)).toBe('{"a":1}');
   expect(wire!.headers).toContainEqual(['content-type', 'application/json']);
 });
 
@@ -25,4 +25,15 @@ test('a body over the limit is refused, by its declared length or while it strea
 
 test('GET has no body', async () => {
   expect((await toWire(new Request('http://app.test/v1/models'), 10))!.body).toBeNull();
+});
+
+test('an upload crosses as a Blob under its own limit, not the JSON one', async () => {
+  const form = new FormData();
+  form.append('purpose', 'assistants');
+  form.append('file', new Blob(['x'.repeat(5000)]), 'big.txt');
+  const wire = await toWire(new Request('http://app.test/v1/files', { method: 'POST', body: form }), 1000, 10_000);
+  expect(wire!.body).toBeInstanceOf(Blob);
+  expect(await (wire!.body as Blob).text()).toContain('x'.repeat(5000));
+  // Over the upload limit: refused by its declared length.
+  expect(await toWire(new Request('http://app.test/v1/files', { method: 'POST', body: form }), 1000, 2000)).toBeNull();
 });

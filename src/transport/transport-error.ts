@@ -2,6 +2,8 @@ import type { TransportErrorData } from './wire';
 import { Codes, type ErrorCode } from '../shared/error-codes';
 import { errorResponse } from '../protocol/error-response';
 import { bodyTooLarge, MAX_BODY_BYTES } from '../protocol/request-limits';
+import { MAX_FILE_BYTES, MULTIPART_OVERHEAD_BYTES } from '../protocol/files';
+import { fileTooLarge } from '../protocol/upload-limits';
 
 /**
  * Responses for failures of the transport itself (no runtime, runtime crashed, runtime
@@ -33,4 +35,12 @@ export { MAX_BODY_BYTES };
 /** 413 for a body over the limit, the same answer the server gives. */
 export function bodyTooLargeResponse(): Response {
   return errorResponse(bodyTooLarge());
+}
+
+/** The largest upload body: the file limit (protocol/files.ts) and the multipart framing around it. */
+export const MAX_UPLOAD_BODY_BYTES = MAX_FILE_BYTES + MULTIPART_OVERHEAD_BYTES;
+
+/** 413 for an upload over the file limit, the same answer the server gives. */
+export function uploadTooLargeResponse(): Response {
+  return errorResponse(fileTooLarge());
 }

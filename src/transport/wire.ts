@@ -23,8 +23,11 @@ export interface WireRequest {
   url: string;
   method: string;
   headers: [string, string][];
-  /** Copied by `postMessage` (not in the transfer list). `null` for GET/HEAD or an empty body. */
-  body: ArrayBuffer | null;
+  /**
+   * Copied by `postMessage` (not in the transfer list). `null` for GET/HEAD or an empty body.
+   * An upload (`multipart/form-data`) is a Blob: it crosses by reference, its bytes unread.
+   */
+  body: ArrayBuffer | Blob | null;
 }
 
 export interface RequestMessage {

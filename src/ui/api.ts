@@ -32,6 +32,8 @@ export interface ModelEntry {
   label?: string;
   /** Served by the engine that suits this device (GPU with WebGPU, CPU otherwise). */
   recommended?: boolean;
+  /** `embedding` for models that make vectors (`/v1/embeddings`, file search), not answers. */
+  type?: 'chat' | 'embedding';
 }
 
 /** An OpenAI-shaped error body turned into something the UI can show. */
@@ -47,6 +49,7 @@ export class LocalApiError extends Error {
 
 export interface Api {
   client: OpenAI;
+  /** The chat models (embedding models are not for the picker). */
   listModels(): Promise<ModelEntry[]>;
   /** `null` when this runtime has no model management (404): the UI then hides downloads. */
   localStatus(): Promise<LocalStatus | null>;
@@ -129,7 +132,7 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
     providers: createProvidersApi(fetchFn, base),
     async listModels() {
       const page = await client.models.list();
-      return page.data as unknown as ModelEntry[];
+      return (page.data as unknown as ModelEntry[]).filter((m) => m.type !== 'embedding');
     },
     async localStatus() {
       const response = await fetchFn(`${base}/local/status`);

@@ -6,11 +6,14 @@ import type { ModelsStore } from './models-store';
 import type { SettingsStore } from './settings-store';
 import type { Api } from './api';
 import type { OfflineFilesStore } from './offline-files-store';
+import type { ChatFilesStore } from './chat-files';
 
 export type RuntimeState = { state: 'starting' } | { state: 'ready'; leader: boolean } | { state: 'failed'; message: string };
 
 export interface AppServices {
   chat: ChatStore;
+  /** Files attached to chats (their vector stores). */
+  files: ChatFilesStore;
   models: ModelsStore;
   settings: SettingsStore;
   /** Tokens of the MCP servers: this tab's memory only. */

@@ -81,9 +81,11 @@ export async function deleteResponseQuietly(api: Api, id: string): Promise<void>
  * Conversations API keeps responses when their conversation goes (OpenAI's rule); a person
  * deleting a chat means its text to be gone, so the app deletes them itself.
  */
-export async function deleteChat(api: Api, id: string): Promise<void> {
+export async function deleteChat(api: Api, id: string, vectorStoreId?: string): Promise<void> {
   const responses = (await api.storedResponses()).filter((s) => s.conversation_id === id);
   await Promise.all(responses.map((s) => deleteResponseQuietly(api, s.id)));
+  // The chat's files go with it: its vector store, and the files uploaded into it.
+  if (vectorStoreId) await deleteChatFiles(api, vectorStoreId);
   try {
     await api.client.conversations.delete(id);
   } catch (error) {
@@ -120,4 +122,16 @@ export async function runningTurn(api: Api, responseId: string): Promise<Turn | 
     turn = newApprovalTurn({ requestId: first.approval_request_id, approve: first.approve, server: 'an MCP server', tool: 'a tool' }, response.model, startedAt);
   }
   return { ...turn, responseId, status: 'in_progress' };
+}
+
+/** Deletes a chat's vector store and the files in it (each uploaded for this chat). */
+async function deleteChatFiles(api: Api, vectorStoreId: string): Promise<void> {
+  const fileIds: string[] = [];
+  try {
+    for await (const row of api.client.vectorStores.files.list(vectorStoreId, { limit: 100 })) fileIds.push(row.id);
+    await api.client.vectorStores.delete(vectorStoreId);
+  } catch (error) {
+    if (!(error instanceof APIError && error.status === 404)) throw error;
+  }
+  for (const fileId of fileIds) await api.client.files.delete(fileId).catch(() => undefined);
 }

@@ -27,6 +27,7 @@ import type { Settings } from './settings';
 import { applyResponse, applyStreamEvent } from './stream-reducer';
 import { turnRequest } from './turn-request';
 import { resumeUntilSettled } from './resume-stream';
+import { VECTOR_STORE_KEY } from './chat-files';
 
 export interface ChatState {
   /** False until the runtime listed the conversations. */
@@ -178,6 +179,35 @@ export class ChatStore extends CoalescingStore<ChatState> {
     return this.#run !== null;
   }
 
+  /**
+   * The active chat; when none is open, a new one titled `title` (files attached to a new
+   * chat need its conversation before the first message). Null when it could not be made.
+   */
+  async ensureActive(title: string): Promise<Conversation | null> {
+    const active = this.active;
+    if (active || !this.#api) return active;
+    try {
+      const created = await createChat(this.#api, title, Date.now());
+      this.update((state) => ({ ...state, activeId: created.id }));
+      this.#putConversation(created, true);
+      this.#announce(created.id);
+      return created;
+    } catch (error) {
+      console.error('Could not start a chat', error);
+      return null;
+    }
+  }
+
+  /** Sets keys of the chat's conversation metadata (its other keys kept). */
+  async setMetadata(id: string, patch: Record<string, string>): Promise<void> {
+    const conversation = this.#conversation(id);
+    if (!conversation || !this.#api) return;
+    const metadata = { ...conversation.metadata, ...patch };
+    await this.#api.client.conversations.update(id, { metadata });
+    this.update((state) => ({ ...state, conversations: state.conversations.map((c) => (c.id === id ? { ...c, metadata } : c)) }), true);
+    this.#announce(id);
+  }
+
   /** Sends `text` in the active conversation (a new one when none is open). */
   async send(text: string): Promise<void> {
     const model = this.settings().model;
@@ -295,7 +325,8 @@ export class ChatStore extends CoalescingStore<ChatState> {
     if (!turn) return;
     const run = this.#startRun(conversationId, turnId);
     try {
-      const stream = await api.client.responses.create(turnRequest(turn, conversationId, this.settings(), this.mcpTokens()), { signal: run.abort.signal });
+      const vectorStoreId = this.#conversation(conversationId)?.metadata?.[VECTOR_STORE_KEY];
+      const stream = await api.client.responses.create(turnRequest(turn, conversationId, this.settings(), this.mcpTokens(), vectorStoreId), { signal: run.abort.signal });
       await this.#consume(run, stream);
     } catch (error) {
       if (!run.abort.signal.aborted) this.#updateTurn(conversationId, turnId, (t) => ({ ...t, status: 'failed', error: errorMessage(error), finishedAt: Date.now() }), { urgent: true });
@@ -389,7 +420,7 @@ export class ChatStore extends CoalescingStore<ChatState> {
     const conversation = this.#conversation(id);
     if (!conversation) return;
     this.update((state) => ({ ...state, activeId: state.activeId === id ? null : state.activeId, conversations: state.conversations.filter((c) => c.id !== id) }), true);
-    if (this.#api) await deleteChat(this.#api, id).catch((error: unknown) => console.error(`Could not delete the conversation ${id}`, error));
+    if (this.#api) await deleteChat(this.#api, id, conversation.metadata?.[VECTOR_STORE_KEY]).catch((error: unknown) => console.error(`Could not delete the conversation ${id}`, error));
     this.#tabs?.postMessage({ type: 'deleted', id });
   }
 

@@ -12,6 +12,7 @@ import { App } from './app';
 import { AppContext, type AppServices, type RuntimeState } from './app-context';
 import { openAppDb } from './app-db';
 import { ChatStore } from './chat-store';
+import { ChatFilesStore } from './chat-files';
 import { InstallPromptStore } from './install-prompt';
 import { McpTokenStore } from './mcp-tokens';
 import { ModelsStore } from './models-store';
@@ -47,9 +48,11 @@ started.catch(() => {}); // shown by <Root> once it mounts; not an unhandled rej
 const mcpTokens = new McpTokenStore();
 const chat = new ChatStore(db, settings.settings, mcpTokens.tokens);
 const models = new ModelsStore();
+const files = new ChatFilesStore(chat);
 const api = started.then((runtime) => createApi(runtime.fetch));
 api.then(
   (a) => {
+    files.connect(a);
     chat.connect(a);
     models.connect(a);
   },
@@ -61,7 +64,7 @@ started.then((runtime) => offlineFiles.connect(runtime.offlineFiles), () => {});
 
 // Listening from the start: the browser may offer installation before the app has mounted.
 const install = new InstallPromptStore();
-const services: AppServices = { chat, models, settings, mcpTokens, testModels, api, offlineFiles, install };
+const services: AppServices = { chat, files, models, settings, mcpTokens, testModels, api, offlineFiles, install };
 
 function Root() {
   const [runtime, setRuntime] = useState<RuntimeState>({ state: 'starting' });

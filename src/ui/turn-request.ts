@@ -10,14 +10,18 @@ import type { McpTokens } from './mcp-tokens';
 import type { Turn } from './saved-chat';
 import { requestOptions, type Settings } from './settings';
 
-export function turnRequest(turn: Turn, conversationId: string, settings: Settings, mcpTokens: McpTokens): ResponseCreateParamsStreaming & { background: true } {
+/** `vectorStoreId`: the chat's files (chat-files.ts), searched with `file_search` when the chat has any. */
+export function turnRequest(turn: Turn, conversationId: string, settings: Settings, mcpTokens: McpTokens, vectorStoreId?: string): ResponseCreateParamsStreaming & { background: true } {
+  const options = requestOptions(settings, mcpTokens);
+  const tools = [...(options.tools ?? []), ...(vectorStoreId ? [{ type: 'file_search' as const, vector_store_ids: [vectorStoreId] }] : [])];
   return {
     model: turn.model,
     input: turn.approval
       ? [{ type: 'mcp_approval_response', approval_request_id: turn.approval.requestId, approve: turn.approval.approve }]
       : turn.input,
     conversation: conversationId,
-    ...requestOptions(settings, mcpTokens),
+    ...options,
+    ...(tools.length > 0 ? { tools } : {}),
     background: true,
     stream: true,
     store: true,

@@ -11,13 +11,20 @@ import { startLocalRuntime } from 'local-responses';
 import { cpuEngine } from 'local-responses/cpu';
 import { installTestHooks } from '../../src/ui/test-hooks';
 import type { BenchWorker } from './bench-worker';
+import { chunkText } from '../../src/server/files/chunk-text';
+import { minisearchIndexes } from '../../src/tools/file-search/minisearch-index';
+import { testEmbedding } from '../../src/engine/test-embedder';
 
 declare global {
   interface Window {
     /** Bench page only: the no-transport baseline (bench-worker.ts). */
     bench?: Comlink.Remote<BenchWorker>;
+    /** Bench page only: file search's own pieces, for baselines in the page (file-search-bench.ts). */
+    benchFileSearch?: { chunkText: typeof chunkText; indexes: typeof minisearchIndexes; testEmbedding: typeof testEmbedding };
   }
 }
+
+window.benchFileSearch = { chunkText, indexes: minisearchIndexes, testEmbedding };
 
 const worker = new Worker(new URL('./bench-worker.ts', import.meta.url), { type: 'module', name: 'local-responses-bench' });
 const bench = Comlink.wrap<BenchWorker>(worker);

@@ -44,6 +44,15 @@ test('storage full: clear 507 storage_full, store:false works, the runtime start
   expect(refused!.code).toBe('storage_full');
   expect(refused!.message).toMatch(/storage for the app is full/);
 
+  // An upload is refused the same way (its bytes go to IndexedDB as a Blob).
+  const upload = await page.evaluate(() =>
+    window.sdk!.files.create({ file: new File([new Uint8Array(2_000_000)], 'big.bin'), purpose: 'user_data' }).then(
+      () => null,
+      (e: { status?: number; code?: string }) => ({ status: e.status, code: e.code }),
+    ),
+  );
+  expect(upload).toEqual({ status: 507, code: 'storage_full' });
+
   const unstored = await page.evaluate(() => window.sdk!.responses.create({ model: 'test-scripted', input: 'no storage needed', store: false }));
   expect(unstored.output_text).toBe('You said: no storage needed');
 

@@ -31,11 +31,11 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves `dist/` (run `vite build` first) like `npm start` does. */
-export async function serveDist(): Promise<Served> {
+/** Serves `dist/` (run `vite build` first) like `npm start` does; of another checkout at `from` (benchmarks' baseline). */
+export async function serveDist(from: string = root): Promise<Served> {
   // The project's vite.config.ts applies, as for `npm start` (e.g. no CORS headers).
   const server = await preview({
-    root,
+    root: from,
     logLevel: 'warn',
     preview: { host: '127.0.0.1', port: 0, strictPort: true },
   });
@@ -62,7 +62,7 @@ export interface RuntimeSettings {
   /** Model mirror (`localStorage['local-responses/model-base']`, see src/client/model-base.ts). */
   modelBase?: string;
   /** Stored runtime options (`localStorage['local-responses/runtime-options']`, see src/client/stored-runtime-options.ts). */
-  options?: { tools?: unknown; bodyMode?: 'stream' | 'chunks'; cpu?: { threads?: number } };
+  options?: { tools?: unknown; bodyMode?: 'stream' | 'chunks'; cpu?: { threads?: number }; fileSearch?: { embeddingModel?: string } };
 }
 
 /**

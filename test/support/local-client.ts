@@ -18,6 +18,12 @@ import { ResponseObject } from '../../src/protocol/response-object';
 import { ConversationDeleted, ConversationObject } from '../../src/protocol/conversation';
 import { StoredItem } from '../../src/protocol/output-items';
 import { StreamEvent } from '../../src/protocol/stream-events';
+import { openIdbFileStore } from '../../src/store/idb-file-store';
+import type { FileStore } from '../../src/ports/file-store';
+import type { FilesOptions } from '../../src/server/files/files-state';
+import { minisearchIndexes } from '../../src/tools/file-search/minisearch-index';
+import { TestEmbedder } from '../../src/engine/test-embedder';
+import { inlineExtractor } from './inline-extractor';
 import { validateCompactResource, validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
 
 let counter = 0;
@@ -28,6 +34,8 @@ export interface LocalClient {
   store: ResponseStore;
   /** The origin's key store (in the same fake-indexeddb database). */
   keys: KeyStore;
+  /** The file store, when the client was made with `files`. */
+  fileStore?: FileStore & { close(): void };
   dbName: string;
   /** Raw HTTP against the server (for malformed requests the SDK would not send). */
   http(path: string, init?: RequestInit): Promise<Response>;
@@ -49,6 +57,12 @@ export interface LocalClientOptions {
   wrapStore?: (store: ResponseStore) => ResponseStore;
   /** Any other server option (clock, retention, …). */
   server?: Partial<ResponsesServerOptions>;
+  /**
+   * Files and vector stores on the same fake-indexeddb database (inline text extraction,
+   * minisearch, `test-embedding`); options override the defaults, `wrapFiles` puts a fake in
+   * front of the file store.
+   */
+  files?: true | (Partial<FilesOptions> & { wrapFiles?: (store: FileStore) => FileStore });
 }
 
 export async function localClient(options: LocalClientOptions = {}): Promise<LocalClient> {
@@ -56,6 +70,11 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   const opened = await openIdbStore({ name: dbName });
   const store = options.wrapStore ? options.wrapStore(opened) : opened;
   const keys = await openIdbKeyStore({ name: dbName });
+  const fileOptions = options.files === true ? {} : options.files;
+  const fileStore = fileOptions ? await openIdbFileStore({ name: dbName }) : undefined;
+  const files: FilesOptions | undefined = fileOptions && fileStore
+    ? { store: fileOptions.wrapFiles ? fileOptions.wrapFiles(fileStore) : fileStore, extractor: inlineExtractor(), indexes: minisearchIndexes, pollAfterMs: 5, ...fileOptions }
+    : undefined;
   const server = await createResponsesServer({
     store,
     keys,
@@ -64,6 +83,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     flushMs: 5,
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.maxToolRounds ? { maxToolRounds: options.maxToolRounds } : {}),
+    ...(files ? { files, embedders: [new TestEmbedder()] } : {}),
     ...options.server,
   });
   const specViolations: string[] = [];
@@ -82,6 +102,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     server,
     store,
     keys,
+    ...(fileStore ? { fileStore } : {}),
     dbName,
     http: (path, init) => fetch(`http://local.test${path}`, init),
     specViolations,
@@ -104,12 +125,13 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
     }
     return;
   }
+  if (!type.startsWith('application/json')) return; // file bytes (`/files/{id}/content`)
   const body = (await response.json()) as Record<string, unknown>;
   if (!response.ok) return validateErrorBody(body);
   if (body.object === 'response') return checkResponse(body);
   if (body.object === 'response.compaction') return validateCompactResource(body);
   if (body.object === 'list' && Array.isArray(body.data) && url.includes('/input_items'))
-    (body.data as Array<{ type: string }>).forEach((item) => (BUILTIN_ITEM_TYPES.has(item.type) ? StoredItem.parse(item) : validateItem(item)));
+    (body.data as Array<{ type: string }>).forEach((item) => (BUILTIN_ITEM_TYPES.has(item.type) ? StoredItem.parse(item) : validateItem(withoutFileCitations(item))));
   // The document defines no conversation objects: those are checked against our zod schemas
   // (proven against the SDK's types in sdk-types.test.ts); their items are ItemFields.
   if (body.object === 'conversation') ConversationObject.strict().parse(body);
@@ -125,7 +147,7 @@ async function checkAgainstSpec(url: string, response: Response): Promise<void> 
 
 function checkItem(item: unknown): void {
   StoredItem.parse(item);
-  if (!BUILTIN_ITEM_TYPES.has((item as { type: string }).type)) validateItem(item);
+  if (!BUILTIN_ITEM_TYPES.has((item as { type: string }).type)) validateItem(withoutFileCitations(item));
 }
 
 /**
@@ -134,10 +156,16 @@ function checkItem(item: unknown): void {
  * checked against our own zod schemas (themselves proven against the SDK's types by tsc),
  * everything else against the document.
  */
-const BUILTIN_ITEM_TYPES = new Set(['code_interpreter_call', 'web_search_call', 'mcp_list_tools', 'mcp_call', 'mcp_approval_request', 'mcp_approval_response']);
-const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|mcp_call|mcp_call_arguments|mcp_list_tools)\./;
+const BUILTIN_ITEM_TYPES = new Set(['code_interpreter_call', 'web_search_call', 'file_search_call', 'mcp_list_tools', 'mcp_call', 'mcp_approval_request', 'mcp_approval_response']);
+const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools)\./;
 
-function checkEvent(event: { type: string; response?: unknown; item?: { type?: string } }): void {
+function checkEvent(raw: { type: string; response?: unknown; item?: { type?: string }; annotation?: { type?: string } }): void {
+  // A file citation (file search) is OpenAI's, not the document's: zod and tsc check it.
+  if (raw.annotation?.type === 'file_citation') {
+    StreamEvent.parse(raw);
+    return;
+  }
+  const event = withoutFileCitations(raw);
   if (BUILTIN_EVENT.test(event.type) || (event.item?.type && BUILTIN_ITEM_TYPES.has(event.item.type))) {
     StreamEvent.parse(event);
     return;
@@ -165,9 +193,23 @@ function checkResponse(body: unknown): void {
 function specShape(value: unknown): unknown {
   const copy = structuredClone(value) as { text?: { format?: { type?: string } }; output?: Array<{ type: string }>; tools?: Array<{ type: string }> };
   if (copy.text?.format?.type === 'json_schema') copy.text.format = { type: 'text' };
-  if (copy.output) copy.output = copy.output.filter((item) => !BUILTIN_ITEM_TYPES.has(item.type));
+  if (copy.output) copy.output = copy.output.filter((item) => !BUILTIN_ITEM_TYPES.has(item.type)).map(withoutFileCitations);
   if (copy.tools) copy.tools = copy.tools.filter((tool) => tool.type === 'function');
   return copy;
+}
+
+/**
+ * The document's view of a value: `file_citation` annotations (OpenAI's, file search) left out
+ * wherever they are — the document knows only URL citations; zod and tsc check them.
+ */
+function withoutFileCitations<T>(value: T): T {
+  if (Array.isArray(value)) return value.filter((v) => (v as { type?: unknown } | null)?.type !== 'file_citation' || !isAnnotation(v)).map(withoutFileCitations) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutFileCitations(v)])) as T;
+}
+
+function isAnnotation(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'file_id' in value && 'index' in value;
 }
 
 /** Closes a test's server and asserts every answer it gave matched the Open Responses document. */
@@ -176,6 +218,7 @@ export async function closeAndCheck(local: LocalClient): Promise<void> {
   await local.checked();
   local.store.close();
   local.keys.close();
+  local.fileStore?.close();
   if (local.specViolations.length) throw new Error(`Answers that do not match the Open Responses document:\n${local.specViolations.join('\n')}`);
 }
 

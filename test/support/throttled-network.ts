@@ -54,8 +54,9 @@ export async function throttleNetwork(context: BrowserContext, page: Page, optio
     }
     if (event.method === 'Network.loadingFinished') {
       const known = urls.get(key);
-      // Answered by the service worker (from its cache): no network bytes, whatever CDP says.
-      if (!known || known.fromServiceWorker) return;
+      // Answered by the service worker (from its cache), or never on the network (blob:,
+      // data:): no network bytes, whatever CDP says.
+      if (!known || known.fromServiceWorker || !/^https?:/.test(known.url)) return;
       requests.push({ url: known.url, bytes: Number(params.encodedDataLength ?? 0), atMs: performance.now() - started, target });
     }
   };

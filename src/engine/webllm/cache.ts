@@ -2,7 +2,8 @@
  * Which catalog models are downloaded, deleting one, and the origin's storage: web-llm
  * keeps weights, tokenizer, config and model library in Cache Storage (`webllm/model`,
  * `webllm/config`, `webllm/wasm`), keyed by the URLs of the AppConfig records, so every
- * call takes the same AppConfig the engine loads with (a mirror changes the keys).
+ * call takes the same AppConfig the engine loads with (a mirror changes the keys). Whether
+ * a build is downloaded is read from there directly (cache-lookup.ts), as web-llm decides it.
  *
  * Persistence: `navigator.storage.persist()` exists only in a window (not in workers,
  * where the runtime lives), so it is injectable: the runtime passes a function that asks
@@ -12,6 +13,7 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 import { modelNotFound, quotaExceeded } from '../engine-errors';
 import type { StorageInfo } from '../device-status';
 import { findCatalogEntry, type CatalogEntry, type ModelVariant } from './catalog';
+import { hasModelInCacheWithoutWebLlm } from './cache-lookup';
 
 /** The part of web-llm's cache API used here (a fake in tests). */
 export interface WebLlmCacheApi {
@@ -57,9 +59,12 @@ export class ModelCache {
   constructor(options: ModelCacheOptions) {
     this.catalog = options.catalog;
     this.appConfig = options.appConfig;
-    // web-llm is imported when first needed, not with the runtime (see prebuilt-records.ts).
+    // web-llm is imported when first needed, not with the runtime (see prebuilt-records.ts);
+    // whether a build is cached is read without it (cache-lookup.ts), so listing the models
+    // never downloads the GPU engine. Deleting imports it.
     this.webllm = options.webllm ?? {
-      hasModelInCache: async (modelId, config) => (await import('@mlc-ai/web-llm')).hasModelInCache(modelId, config),
+      hasModelInCache: async (modelId, config = this.appConfig) =>
+        (await hasModelInCacheWithoutWebLlm(modelId, config)) ?? (await import('@mlc-ai/web-llm')).hasModelInCache(modelId, config),
       deleteModelAllInfoInCache: async (modelId, config) => (await import('@mlc-ai/web-llm')).deleteModelAllInfoInCache(modelId, config),
     };
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;

@@ -7,3 +7,4 @@ export { WebLlmEngine, type WebLlmEngineOptions } from './engine';
 export type { CreateEngine, MLCEngineLike } from './mlc-engine-like';
 export { WebLlmModels } from './models';
 export { MODEL_CATALOG, findCatalogEntry, type CatalogEntry } from './catalog';
+export { WEBLLM_EMBEDDING_CATALOG, WebLlmEmbedder, type MLCEmbeddingEngineLike, type WebLlmEmbedderEntry } from './embedder';

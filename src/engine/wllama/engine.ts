@@ -37,11 +37,12 @@ import type { Engine, GenerateRequest, LoadProgress, ModelInfo } from '../../por
 import { REAL_ENGINE_DELTA_WINDOW_MS } from '../delta-window';
 import { modelNotFound } from '../engine-errors';
 import { withoutBosText } from './bos-text';
-import { parseChatTemplate, renderWithTemplate, type GgufChatTemplate } from './gguf-chat-template';
+import type { ChatMessage } from '../../chat/chat-message';
 import { GGUF_CATALOG, ggufModelInfo, ggufUrl, type GgufCatalogEntry } from './gguf-catalog';
 import { estimateTokens } from '../token-estimate';
 import { isContextOverflow, noModelSource, wllamaGenerationError } from './errors';
 import { WllamaGeneration } from './generation';
+import { opfsWllamaCache } from './opfs-cache';
 import type { WllamaCacheLike, WllamaCompletionParams, WllamaContextInfo, WllamaLike } from './wllama-like';
 import { abortReason } from '../../shared/abort';
 import { LoadQueue } from '../load-queue';
@@ -98,8 +99,12 @@ interface Loaded {
   wllama: WllamaLike;
   info: WllamaContextInfo;
   contextWindow: number;
-  /** The GGUF's own chat template, parsed; null when it has none or our Jinja cannot read it. */
-  template: GgufChatTemplate | null;
+  /**
+   * The GGUF's own chat template, parsed (`gguf-chat-template.ts`, imported at the load with
+   * its Jinja interpreter); null when it has none or our Jinja cannot read it. Renders the
+   * prompt, or null when the template fails on these messages.
+   */
+  template: ((messages: readonly ChatMessage[], variables: { enableThinking?: boolean }) => string | null) | null;
 }
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
@@ -173,7 +178,7 @@ export class WllamaEngine implements Engine {
    */
   async countTokens(model: string, input: Rendered): Promise<number> {
     const loaded = this.loaded?.entry.id === model ? this.loaded : null;
-    return estimateTokens(loaded ? this.promptFor(model, input, undefined, loaded) : input.prompt);
+    return estimateTokens(loaded ? this.promptFor(input, undefined, loaded) : input.prompt);
   }
 
   /** The model in the engine, if any. */
@@ -250,13 +255,9 @@ export class WllamaEngine implements Engine {
     }
   }
 
+  /** wllama's cache; listed without importing wllama (opfs-cache.ts), so listing the models loads no engine. */
   private cache(): Promise<WllamaCacheLike> {
-    if (!this.cacheInstance) {
-      const created = import('@wllama/wllama').then(({ CacheManager }) => new CacheManager() satisfies WllamaCacheLike);
-      // A failed start (no OPFS) is tried again next time.
-      created.catch(() => (this.cacheInstance = null));
-      this.cacheInstance = created;
-    }
+    this.cacheInstance ??= Promise.resolve(opfsWllamaCache());
     return this.cacheInstance;
   }
 
@@ -269,7 +270,7 @@ export class WllamaEngine implements Engine {
     }
     this.active.add(generation);
     const params: WllamaCompletionParams = {
-      prompt: this.promptFor(request.model, request.input, request.enableThinking, loaded),
+      prompt: this.promptFor(request.input, request.enableThinking, loaded),
       stream: true,
       return_progress: true,
       // llama.cpp's default, explicit as conversations rely on it: turn 2 prefills only what turn 1 did not.
@@ -293,9 +294,9 @@ export class WllamaEngine implements Engine {
    * it, and `withoutBosText` drops one a template writes literally, so the model sees one
    * BOS either way.
    */
-  private promptFor(model: string, input: Rendered, enableThinking: boolean | undefined, loaded: Loaded): string {
+  private promptFor(input: Rendered, enableThinking: boolean | undefined, loaded: Loaded): string {
     const variables = enableThinking === undefined ? {} : { enableThinking };
-    const prompt = (loaded.template && renderWithTemplate(loaded.template, model, input.messages, variables)) ?? input.prompt;
+    const prompt = loaded.template?.(input.messages, variables) ?? input.prompt;
     return withoutBosText(prompt, loaded.info.add_bos_token);
   }
 
@@ -354,7 +355,9 @@ export class WllamaEngine implements Engine {
     }
     const trained = info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx;
     const source = wllama.getChatTemplate();
-    const template = source ? parseChatTemplate(source, entry.id) : null;
+    const { parseChatTemplate, renderWithTemplate } = await import('./gguf-chat-template');
+    const parsed = source ? parseChatTemplate(source, entry.id) : null;
+    const template: Loaded['template'] = parsed && ((messages, variables) => renderWithTemplate(parsed, entry.id, messages, variables));
     this.loaded = { entry, wllama, info, contextWindow: Math.min(info.n_ctx, trained), template };
     this.loadReports.report({ model: entry.id, phase: 'ready', progress: 1, text: `${entry.label} is ready` });
   }

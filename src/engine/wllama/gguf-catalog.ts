@@ -199,7 +199,7 @@ export const GGUF_TEST_CATALOG: readonly GgufCatalogEntry[] = [
  * A relative `modelBase` resolves against `origin` (default `location.href`): wllama keys its
  * cache by URL and fetches from a worker, so the URL must be absolute.
  */
-export function ggufUrl(entry: GgufCatalogEntry, modelBase?: string, origin?: string): string | null {
+export function ggufUrl(entry: Pick<GgufCatalogEntry, 'file' | 'repo'>, modelBase?: string, origin?: string): string | null {
   if (modelBase !== undefined) {
     const base = origin ?? (typeof location !== 'undefined' ? location.href : undefined);
     const dir = `${modelBase.replace(/\/+$/, '')}/`;

@@ -6,3 +6,4 @@
 export { WllamaEngine, type WllamaEngineOptions } from './engine';
 export { WllamaModels } from './models';
 export { GGUF_CATALOG, GGUF_TEST_CATALOG, type GgufCatalogEntry } from './gguf-catalog';
+export { GGUF_EMBEDDING_CATALOG, GGUF_EMBEDDING_TEST_CATALOG, TINY_EMBED_MODEL_ID, WllamaEmbedder, type GgufEmbeddingEntry, type WllamaEmbeddingLike } from './embedder';

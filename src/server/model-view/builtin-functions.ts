@@ -31,7 +31,22 @@ export const FIND_IN_PAGE: ToolSpec = {
   parameters: { type: 'object', properties: { url: { type: 'string' }, pattern: { type: 'string' } }, required: ['url', 'pattern'] },
 };
 
-export type BuiltinKind = 'code_interpreter' | 'web_search';
+/**
+ * `file_search`: the model asks with a few queries and is shown the passages found, numbered
+ * as sources; it cites one by writing its number in brackets, which becomes a `file_citation`.
+ */
+export const FILE_SEARCH: ToolSpec = {
+  name: 'file_search',
+  description:
+    "Search the user's files for passages that answer a question. Give one or more short search queries. The passages come back numbered as sources [1], [2], …: answer from them, and cite the source of each fact by writing its number in brackets, like [1].",
+  parameters: {
+    type: 'object',
+    properties: { queries: { type: 'array', items: { type: 'string' }, description: 'Search queries: a few keywords or a short question each.' } },
+    required: ['queries'],
+  },
+};
+
+export type BuiltinKind = 'code_interpreter' | 'web_search' | 'file_search';
 
 /** Which builtin a model-side function name belongs to. */
 export const BUILTIN_BY_NAME: ReadonlyMap<string, BuiltinKind> = new Map([
@@ -39,6 +54,7 @@ export const BUILTIN_BY_NAME: ReadonlyMap<string, BuiltinKind> = new Map([
   ['search', 'web_search'],
   ['open_page', 'web_search'],
   ['find_in_page', 'web_search'],
+  ['file_search', 'file_search'],
 ]);
 
 export function isWebSearch(tool: Tool): boolean {
@@ -52,6 +68,7 @@ export function modelTools(tools: Tool[]): ToolSpec[] {
     if (tool.type === 'function') specs.push({ name: tool.name, description: tool.description, parameters: tool.parameters });
     else if (tool.type === 'code_interpreter') specs.push(PYTHON);
     else if (isWebSearch(tool)) specs.push(SEARCH, OPEN_PAGE, FIND_IN_PAGE);
+    else if (tool.type === 'file_search') specs.push(FILE_SEARCH);
   }
   return specs;
 }

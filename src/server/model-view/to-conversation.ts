@@ -39,6 +39,7 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
       // Builtin calls replay as the function call the model made and the result it was shown.
       case 'code_interpreter_call':
       case 'web_search_call':
+      case 'file_search_call':
         return builtinCallAsConversation(item);
       case 'mcp_call':
         return mcpCallAsConversation(item);

@@ -21,6 +21,7 @@ function withoutLogprobs<T extends { type: string }>(part: T): T {
 
 export function presentItem<T extends StoredItem>(item: T, include: Includes): T {
   if (item.type === 'code_interpreter_call' && !include.has('code_interpreter_call.outputs')) return { ...item, outputs: null };
+  if (item.type === 'file_search_call' && !include.has('file_search_call.results')) return { ...item, results: null };
   if (item.type === 'message' && item.role === 'assistant' && !include.has(LOGPROBS)) return { ...item, content: item.content.map(withoutLogprobs) };
   return item;
 }

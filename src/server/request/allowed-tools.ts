@@ -37,6 +37,7 @@ export function checkAllowedTools(request: CreateResponseRequest): void {
 function matches(allowed: AllowedTool, tool: Tool): boolean {
   if (allowed.type === 'function') return tool.type === 'function' && tool.name === allowed.name;
   if (allowed.type === 'code_interpreter') return tool.type === 'code_interpreter';
+  if (allowed.type === 'file_search') return tool.type === 'file_search';
   // The web search names (dated or preview) all mean the one web search tool.
   return isWebSearch(tool);
 }

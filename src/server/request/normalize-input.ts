@@ -2,7 +2,9 @@
  * Request input → stored items: ids assigned, string content normalized to parts,
  * `item_reference`s resolved. What is stored is what `input_items` lists later.
  */
-import type { InputItem } from '../../protocol/input-item-schemas';
+import type { InputFilePart, InputItem } from '../../protocol/input-item-schemas';
+import type { InputFile } from '../../protocol/output-items';
+import type { z } from 'zod';
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
@@ -46,8 +48,9 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       const content = parts.map((part, j) => {
         if (part.type === 'input_text') return part;
         if (part.type === 'input_image') return { type: 'input_image' as const, image_url: part.image_url ?? null, file_id: part.file_id ?? null, detail: part.detail };
+        if (part.type === 'input_file') return inputFile(part, `input[${i}].content[${j}]`);
         throw invalidRequest(
-          `Invalid content part in a ${item.role} message: '${part.type}'. Use 'input_text' or 'input_image'.`,
+          `Invalid content part in a ${item.role} message: '${part.type}'. Use 'input_text', 'input_image' or 'input_file'.`,
           `input[${i}].content[${j}].type`,
           Codes.invalidValue,
         );
@@ -86,10 +89,35 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       // Refused now, naming the item, rather than at every later turn that would show it.
       await checkCompaction?.(item.encrypted_content, `input[${i}].encrypted_content`);
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content, ...(item.created_by ? { created_by: item.created_by } : {}) };
+    case 'file_search_call':
+      return {
+        type: 'file_search_call',
+        id: item.id,
+        queries: item.queries,
+        status: item.status,
+        results: item.results?.map((r) => ({ file_id: r.file_id ?? '', filename: r.filename ?? '', score: r.score ?? 0, text: r.text ?? '', attributes: r.attributes ?? null })) ?? null,
+      };
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);
       return found;
     }
   }
+}
+
+/** An `input_file` part as stored: exactly one of `file_id` and `file_data` (with its `filename`); never a URL. */
+function inputFile(part: z.infer<typeof InputFilePart>, param: string): InputFile {
+  if (part.file_url !== undefined)
+    throw invalidRequest(
+      "Unsupported parameter: 'file_url'. The local runtime fetches nothing a request names: upload the file (POST /v1/files) and send its file_id, or send its bytes as file_data.",
+      `${param}.file_url`,
+      Codes.unsupportedParameter,
+    );
+  const id = part.file_id ?? null;
+  if (id !== null && part.file_data !== undefined)
+    throw invalidRequest("Mutually exclusive parameters: send one of 'file_id' and 'file_data'.", `${param}.file_data`, Codes.mutuallyExclusiveParameters);
+  if (id === null && part.file_data === undefined) throw invalidRequest("Missing required parameter: 'file_id' (or 'file_data').", `${param}.file_id`, Codes.missingRequiredParameter);
+  if (part.file_data !== undefined && part.filename === undefined)
+    throw invalidRequest("Missing required parameter: 'filename' (a file sent as file_data needs its name).", `${param}.filename`, Codes.missingRequiredParameter);
+  return { type: 'input_file', file_id: id, ...(part.filename !== undefined ? { filename: part.filename } : {}), ...(part.file_data !== undefined ? { file_data: part.file_data } : {}) };
 }

@@ -6,7 +6,7 @@
  * `POST /v1/responses/input_tokens` stops after this step; create goes on to run.
  */
 import { parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
-import { invalidRequest } from '../../shared/api-error';
+import { invalidRequest, notFound } from '../../shared/api-error';
 import { newId } from '../../shared/ids';
 import type { StoredItem } from '../../protocol/output-items';
 import type { ConversationItem } from '../../chat/chat-format';
@@ -22,6 +22,7 @@ import type { McpApproval } from './mcp-servers';
 import { readRequestContext } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
+import { carriesFiles, withFileTexts } from './input-files';
 
 /** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
 export interface PreparedRequest {
@@ -41,7 +42,7 @@ export interface PreparedRequest {
 }
 
 /** Everything `POST /v1/responses` does before a response exists; `input_tokens` stops here too. */
-export async function prepareRequest(state: ServerState, body: unknown): Promise<PreparedRequest> {
+export async function prepareRequest(state: ServerState, body: unknown, signal: AbortSignal = new AbortController().signal): Promise<PreparedRequest> {
   const request = parseCreateRequest(body);
 
   const background = request.background ?? false;
@@ -52,6 +53,7 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);
+  await checkVectorStores(state, request);
 
   const { conversationId, history, input } = await readRequestContext(state, request);
   if (history.length === 0 && input.length === 0)
@@ -59,12 +61,14 @@ export async function prepareRequest(state: ServerState, body: unknown): Promise
   checkToolOutputs(history, input);
   const mcpApprovals = approvalsOf(request, history, input);
   const window = [...history, ...input];
-  const conversation = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
+  // Files in messages are shown as their text (the stored items keep the parts as sent).
+  const shown = await withFileTexts(state.files, window, input.length, signal);
+  const conversation = await windowConversation(shown, (item) => state.compactions.open(item.encrypted_content, 'input'));
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
   const containerId = containerFor(request, history);
   const planFor = (items: readonly ConversationItem[]) =>
-    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, ...(conversationId !== null ? { conversationInput: input } : {}) });
+    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, contextWindow: model.info.context_window, ...(conversationId !== null ? { conversationInput: input } : {}) });
   let plan = planFor(conversation);
   const untruncatedTokens = await model.engine.countTokens(model.info.id, plan.input);
   let promptTokens = untruncatedTokens;
@@ -103,6 +107,12 @@ function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void
 export async function finalPlan(state: ServerState, prepared: PreparedRequest, signal: AbortSignal): Promise<{ plan: RunPlan; promptTokens: number }> {
   const { model } = prepared;
   const { plan, promptTokens } = (await autoCompact(state, prepared, signal)) ?? prepared;
+  if (promptTokens > model.info.context_window && carriesFiles(prepared.window))
+    throw invalidRequest(
+      `The files in the input are too long for the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Add them to a vector store (POST /v1/vector_stores) and give the model the file_search tool instead: it reads only the passages it needs.`,
+      'input',
+      Codes.contextLengthExceeded,
+    );
   if (promptTokens > model.info.context_window)
     throw invalidRequest(
       `Your input exceeds the context window of ${model.info.id} (${promptTokens} tokens, ${model.info.context_window} allowed). Shorten the input or start a new conversation without previous_response_id.`,
@@ -139,6 +149,10 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
     } else if (isWebSearch(tool)) {
       if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
       ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
+    } else if (tool.type === 'file_search') {
+      if (!state.files) throw invalidRequest('The file_search tool is not available in this runtime (it has no file store).', `tools[${i}].type`, Codes.unsupportedTool);
+      if (tools.findIndex((t) => t.type === 'file_search') !== i) throw invalidRequest('Only one file_search tool may be given; list every vector store in its vector_store_ids.', `tools[${i}]`, Codes.invalidValue);
+      builtinNames.add('file_search');
     }
   });
   tools.forEach((tool, i) => {
@@ -190,4 +204,14 @@ function approvalsOf(request: CreateResponseRequest, history: StoredItem[], inpu
     approvals.push({ request: found, approve: item.approve });
   });
   return approvals;
+}
+
+/** Every vector store a `file_search` tool names must exist: a 404 naming the first that does not. */
+async function checkVectorStores(state: ServerState, request: CreateResponseRequest): Promise<void> {
+  const at = (request.tools ?? []).findIndex((t) => t.type === 'file_search');
+  const tool = request.tools?.[at];
+  if (!tool || tool.type !== 'file_search' || !state.files) return;
+  for (const [j, id] of tool.vector_store_ids.entries())
+    if (!(await state.files.store.getVectorStore(id)))
+      throw notFound(`Vector store with id '${id}' not found.`, `tools[${at}].vector_store_ids[${j}]`, Codes.vectorStoreNotFound);
 }

@@ -8,7 +8,7 @@
 import type { ChatFormat, ConversationItem, Rendered, RenderInput, StreamParser, ToolSpec } from '../../chat/chat-format';
 import { thinkingFromEffort } from '../../chat/thinking-from-effort';
 import type { GenerateRequest } from '../../ports/engine';
-import type { CreateResponseRequest, ReasoningSummary } from '../../protocol/create-request';
+import type { CreateResponseRequest, FileSearchTool, ReasoningSummary } from '../../protocol/create-request';
 import type { Compaction, StoredItem } from '../../protocol/output-items';
 import { BUILTIN_BY_NAME, modelTools } from '../model-view/builtin-functions';
 import type { Includes } from '../output/include-filter';
@@ -70,6 +70,10 @@ export interface RunPlan {
   conversationInput: readonly StoredItem[] | null;
   /** A compaction made for this response (auto-compaction.ts): its first output item, and what writing it cost. */
   compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number } };
+  /** The `file_search` tool the model may call this turn (its stores, limits, filters), if any. */
+  fileSearch: FileSearchTool | null;
+  /** The model's context window, in tokens (retrieved passages are packed into what is left of it); 0 when unknown. */
+  contextWindow: number;
 }
 
 export interface RunPlanSource {
@@ -85,10 +89,12 @@ export interface RunPlanSource {
   mcpApprovals?: readonly McpApproval[];
   /** The stored input, for a response in a conversation. */
   conversationInput?: readonly StoredItem[];
+  /** The model's context window (tokens). */
+  contextWindow?: number;
 }
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
-export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [], conversationInput }: RunPlanSource): RunPlan {
+export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [], conversationInput, contextWindow = 0 }: RunPlanSource): RunPlan {
   const toolsOn = request.tool_choice !== 'none';
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
@@ -151,6 +157,8 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       mcpToList,
       mcpTools,
       mcpApprovals,
+      fileSearch: toolsOn ? (toolsInPlay(request).find((t): t is FileSearchTool => t.type === 'file_search') ?? null) : null,
+      contextWindow,
       withMcpTools: (server, listed) =>
         assemble(
           [...mcpEntries, ...listed.map((tool) => ({ server, tool }))],

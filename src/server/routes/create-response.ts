@@ -7,7 +7,7 @@ import { readJsonBody } from './http/read-json';
 import { sseResponse } from './http/sse-body';
 
 export async function createResponse(state: ServerState, httpRequest: Request): Promise<Response> {
-  const prepared = await prepareRequest(state, await readJsonBody(httpRequest));
+  const prepared = await prepareRequest(state, await readJsonBody(httpRequest), httpRequest.signal);
   const { plan } = await finalPlan(state, prepared, httpRequest.signal);
   const { run, started } = await startRun(state, prepared, plan);
   const { request } = prepared;

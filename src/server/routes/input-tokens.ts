@@ -10,6 +10,6 @@ import type { ServerState } from '../server-state';
 import { readJsonBody } from './http/read-json';
 
 export async function countInputTokens(state: ServerState, httpRequest: Request): Promise<Response> {
-  const { model, promptTokens } = await prepareRequest(state, await readJsonBody(httpRequest));
+  const { model, promptTokens } = await prepareRequest(state, await readJsonBody(httpRequest), httpRequest.signal);
   return Response.json({ object: 'response.input_tokens', input_tokens: promptTokens, estimated: !model.engine.exactTokenCounts });
 }

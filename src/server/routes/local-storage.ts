@@ -18,6 +18,7 @@ import { conversationsOf, prune } from '../retention';
 import type { RetentionPolicy } from '../../protocol/runtime-options';
 import type { ServerState } from '../server-state';
 import { readJsonBody } from './http/read-json';
+import { fileTotals } from '../files/file-retention';
 
 export async function listStoredResponses(state: ServerState, url: URL): Promise<Response> {
   const query = pageQuery(url);
@@ -33,6 +34,7 @@ export async function storageSummary(state: ServerState): Promise<Response> {
     responses: stored.length,
     conversations: conversations.length,
     bytes: stored.reduce((sum, s) => sum + s.bytes, 0),
+    ...(state.files ? await fileTotals(state.files) : {}),
     retention: retentionWire(state.retention),
   };
   return Response.json(body);

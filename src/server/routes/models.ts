@@ -5,6 +5,7 @@
 import { notFound } from '../../shared/api-error';
 import type { ServedModel, ServerState } from '../server-state';
 import { Codes } from '../../shared/error-codes';
+import type { Embedder } from '../../ports/embedder';
 
 function modelObject(model: ServedModel, state: ServerState) {
   const { info, engine } = model;
@@ -26,14 +27,36 @@ function modelObject(model: ServedModel, state: ServerState) {
   };
 }
 
-/** Local models, then each provider's (`<provider id>/<upstream id>`, `owned_by` the provider). */
+/** An embedding model (`POST /v1/embeddings`, file search): `type: "embedding"` and its `dimensions`. */
+function embedderObject(embedder: Embedder, state: ServerState) {
+  const { info } = embedder;
+  return {
+    id: info.id,
+    object: 'model' as const,
+    created: info.created,
+    owned_by: info.owned_by,
+    engine: info.engine,
+    type: 'embedding' as const,
+    dimensions: info.dimensions,
+    max_input_tokens: info.max_input_tokens,
+    hidden: info.hidden ?? false,
+    ...(info.label !== undefined && { label: info.label }),
+    ...(info.download_bytes !== undefined && { download_bytes: info.download_bytes }),
+    recommended: state.preferredEngine !== undefined && info.engine === state.preferredEngine,
+  };
+}
+
+/** Local chat models, each provider's (`<provider id>/<upstream id>`, `owned_by` the provider), then the embedding models. */
 export async function listModels(state: ServerState): Promise<Response> {
   const remote = (await state.providers?.allModels()) ?? [];
-  return Response.json({ object: 'list', data: [...state.models.values(), ...remote].map((model) => modelObject(model, state)) });
+  const chat = [...state.models.values(), ...remote].map((model) => ({ ...modelObject(model, state), type: 'chat' as const }));
+  return Response.json({ object: 'list', data: [...chat, ...[...state.embedders.values()].map((e) => embedderObject(e, state))] });
 }
 
 export async function retrieveModel(state: ServerState, id: string): Promise<Response> {
-  const model = state.models.get(id) ?? (await state.providers?.resolve(id));
-  if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
-  return Response.json(modelObject(model, state));
+  const model = state.models.get(id) ?? (state.embedders.has(id) ? undefined : await state.providers?.resolve(id));
+  if (model) return Response.json({ ...modelObject(model, state), type: 'chat' as const });
+  const embedder = state.embedders.get(id);
+  if (embedder) return Response.json(embedderObject(embedder, state));
+  throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
 }

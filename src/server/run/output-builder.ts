@@ -4,16 +4,17 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../../chat/chat-format';
-import type { CodeInterpreterCall, Compaction, FunctionCall, Logprob, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation, WebSearchCall } from '../../protocol/output-items';
+import type { Annotation, CodeInterpreterCall, Compaction, FileCitation, FileSearchCall, FunctionCall, Logprob, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation, WebSearchCall } from '../../protocol/output-items';
 import type { UnsequencedEvent } from '../../protocol/stream-events';
 import { newId } from '../../shared/ids';
 import type { ReasoningSummary } from '../../protocol/create-request';
 import { SummaryText } from './reasoning-summary';
+import type { CitationMarkers, CitedFile } from './citation-markers';
 
 type Emit = (event: UnsequencedEvent) => void;
 
 /** An output item the runtime runs: its fields change while it runs, through the builder. */
-export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall | McpListTools | McpCall | McpApprovalRequest;
+export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall | FileSearchCall | McpListTools | McpCall | McpApprovalRequest;
 
 export interface BuilderHooks {
   /** Model-side names of the builtin tools the request enables (read live: MCP tools join once listed). */
@@ -22,6 +23,11 @@ export interface BuilderHooks {
   onBuiltinCall?: (name: string, args: string) => void;
   /** Citations for a finished message's text. */
   annotate?: (text: string) => UrlCitation[];
+  /**
+   * Source markers (`[1]`) to turn into `file_citation`s as text streams (citation-markers.ts):
+   * asked when a message's text begins; null while the response has no file sources.
+   */
+  citationMarkers?: () => CitationMarkers | null;
   /** `reasoning.summary`: reasoning items also get a `summary_text` part (see reasoning-summary.ts). */
   summary?: ReasoningSummary;
   /** `include: ["message.output_text.logprobs"]`: output_text parts carry the logprobs of their tokens. */
@@ -29,7 +35,7 @@ export interface BuilderHooks {
 }
 
 type Open =
-  | { kind: 'message'; index: number; item: OutputMessage; text: string; logprobs: Logprob[] }
+  | { kind: 'message'; index: number; item: OutputMessage; text: string; logprobs: Logprob[]; citations: FileCitation[] }
   | { kind: 'reasoning'; index: number; item: Reasoning; text: string; summary: SummaryText | null; summaryOpen: boolean };
 
 /**
@@ -44,6 +50,10 @@ export class OutputBuilder {
   private pendingSpace = '';
   /** The logprobs of the tokens of `pendingSpace`: they go out with it or not at all. */
   private pendingLogprobs: Logprob[] = [];
+  /** The source-marker filter of the text being streamed (null: none, or not asked yet). */
+  private markers: CitationMarkers | null = null;
+  /** Logprobs of text the marker filter still holds. */
+  private markedLogprobs: Logprob[] = [];
 
   constructor(
     private readonly emitEvent: Emit,
@@ -56,6 +66,7 @@ export class OutputBuilder {
 
   /** Appends a builtin call's item, which finishes later, and announces it; returns its output index. */
   beginBuiltinCall(item: BuiltinCallItem): number {
+    this.flushMarkers();
     this.closeOpen('completed');
     this.pendingSpace = '';
     this.pendingLogprobs = [];
@@ -109,7 +120,7 @@ export class OutputBuilder {
   accept(event: ParseEvent, logprobs: readonly Logprob[] = []): void {
     switch (event.type) {
       case 'text':
-        return this.text(event.text, logprobs);
+        return this.markedText(event.text, logprobs);
       case 'reasoning':
         return this.reasoning(event.text);
       case 'reasoning_done':
@@ -122,9 +133,45 @@ export class OutputBuilder {
 
   /** Closes whatever is open; `incomplete` when generation was cut short. */
   finish(status: 'completed' | 'incomplete'): void {
+    this.flushMarkers();
     this.closeOpen(status);
     this.pendingSpace = '';
     this.pendingLogprobs = [];
+  }
+
+  /** Text through the source-marker filter, when the response has sources: markers become citations. */
+  private markedText(text: string, logprobs: readonly Logprob[]): void {
+    this.markers ??= this.hooks.citationMarkers?.() ?? null;
+    if (!this.markers) return this.text(text, logprobs);
+    this.markedLogprobs.push(...logprobs);
+    for (const segment of this.markers.push(text)) {
+      if ('text' in segment) {
+        this.text(segment.text, this.markedLogprobs);
+        this.markedLogprobs = [];
+      } else this.cite(segment.cite);
+    }
+  }
+
+  /** Releases what the marker filter holds (the text ended, or something else begins). */
+  private flushMarkers(): void {
+    const markers = this.markers;
+    if (!markers) return;
+    this.markers = null;
+    for (const segment of markers.end()) if ('text' in segment) this.text(segment.text, this.markedLogprobs);
+    this.markedLogprobs = [];
+  }
+
+  /** A `file_citation` where the message's text stands now. */
+  private cite(file: CitedFile): void {
+    if (this.open?.kind !== 'message') {
+      this.pendingSpace = '';
+      this.pendingLogprobs = [];
+      this.openMessage();
+    }
+    const open = this.open as Extract<Open, { kind: 'message' }>;
+    const annotation: FileCitation = { type: 'file_citation', file_id: file.file_id, filename: file.filename, index: open.text.length };
+    open.citations.push(annotation);
+    this.emit({ type: 'response.output_text.annotation.added', item_id: open.item.id, output_index: open.index, content_index: 0, annotation_index: open.citations.length - 1, annotation: { ...annotation } });
   }
 
   private text(text: string, logprobs: readonly Logprob[]): void {
@@ -150,11 +197,12 @@ export class OutputBuilder {
   }
 
   /** An output_text part; with logprobs on, it carries them (`[]` when there are none yet). */
-  private textPart(text: string, annotations: UrlCitation[], logprobs: readonly Logprob[]): OutputText {
+  private textPart(text: string, annotations: Annotation[], logprobs: readonly Logprob[]): OutputText {
     return this.hooks.logprobs ? { type: 'output_text', text, annotations, logprobs: structuredClone([...logprobs]) } : { type: 'output_text', text, annotations };
   }
 
   private reasoning(text: string): void {
+    this.flushMarkers();
     if (this.open?.kind !== 'reasoning') this.openReasoning();
     const open = this.open as Extract<Open, { kind: 'reasoning' }>;
     open.text += text;
@@ -169,6 +217,7 @@ export class OutputBuilder {
   }
 
   private toolCall(name: string, args: string): void {
+    this.flushMarkers();
     this.closeOpen('completed');
     this.pendingSpace = '';
     this.pendingLogprobs = [];
@@ -187,7 +236,7 @@ export class OutputBuilder {
     this.closeOpen('completed');
     const item: OutputMessage = { type: 'message', id: newId('msg'), role: 'assistant', status: 'in_progress', content: [] };
     const index = this.output.push(item) - 1;
-    this.open = { kind: 'message', index, item, text: '', logprobs: [] };
+    this.open = { kind: 'message', index, item, text: '', logprobs: [], citations: [] };
     this.emit({ type: 'response.output_item.added', output_index: index, item: { ...item, content: [] } });
     this.emit({ type: 'response.content_part.added', item_id: item.id, output_index: index, content_index: 0, part: this.textPart('', [], []) });
   }
@@ -208,10 +257,12 @@ export class OutputBuilder {
     this.open = null;
     const { item, index, text } = open;
     if (open.kind === 'message') {
-      const annotations = this.hooks.annotate?.(text) ?? [];
-      annotations.forEach((annotation, annotation_index) =>
-        this.emit({ type: 'response.output_text.annotation.added', item_id: item.id, output_index: index, content_index: 0, annotation_index, annotation }),
+      // File citations were announced as their markers streamed; URL citations come now, after them.
+      const urls = this.hooks.annotate?.(text) ?? [];
+      urls.forEach((annotation, i) =>
+        this.emit({ type: 'response.output_text.annotation.added', item_id: item.id, output_index: index, content_index: 0, annotation_index: open.citations.length + i, annotation }),
       );
+      const annotations: Annotation[] = [...open.citations, ...urls];
       const part = this.textPart(text, annotations, open.logprobs);
       this.emit({ type: 'response.output_text.done', item_id: item.id, output_index: index, content_index: 0, text, logprobs: structuredClone(part.logprobs ?? []) });
       this.emit({ type: 'response.content_part.done', item_id: item.id, output_index: index, content_index: 0, part });
@@ -238,7 +289,7 @@ export class OutputBuilder {
     return this.output.map((item) => {
       const open = this.open;
       if (open && open.item === item) {
-        if (open.kind === 'message') return { ...open.item, content: [this.textPart(open.text, [], open.logprobs)] };
+        if (open.kind === 'message') return { ...open.item, content: [this.textPart(open.text, structuredClone(open.citations), open.logprobs)] };
         const summary = open.summaryOpen && open.summary ? [{ type: 'summary_text' as const, text: open.summary.value }] : [];
         return { ...open.item, summary, content: [{ type: 'reasoning_text' as const, text: open.text }] };
       }

@@ -27,6 +27,9 @@ import type { ToolPorts } from '../../ports/tool-ports';
 import type { RunPlan } from '../request/run-plan';
 import { Codes } from '../../shared/error-codes';
 import { stopReasonOf, Stopped, type StopReason } from '../../shared/abort';
+import type { FilesState } from '../files/files-state';
+import { CitationMarkers } from './citation-markers';
+import { beginFileSearchCall, runFileSearchCall, SourceList, type PendingFileSearchCall } from './file-search-calls';
 
 export type { StopReason };
 
@@ -42,6 +45,8 @@ export interface RunPorts {
   now: () => number;
   /** How often buffered events are flushed to storage while generating. */
   flushMs: number;
+  /** Vector stores and their search, for `file_search` calls. */
+  files?: FilesState;
 }
 
 export class ResponseRun {
@@ -50,7 +55,9 @@ export class ResponseRun {
   private readonly controller = new AbortController();
   private builder: OutputBuilder;
   /** Builtin calls the model wrote in the current round, run when the round ends. */
-  private pending: Array<PendingBuiltinCall | PendingMcpCall> = [];
+  private pending: Array<PendingBuiltinCall | PendingMcpCall | PendingFileSearchCall> = [];
+  /** Passages file searches showed the model, numbered: a `[n]` in its answer cites source n's file. */
+  private readonly sources = new SourceList();
   /** Pages the tools showed the model, cited in its answer. */
   private pages: Array<{ url: string; title: string; opened?: boolean }> = [];
   private response: ResponseObject;
@@ -74,6 +81,7 @@ export class ResponseRun {
       builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
       onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
       annotate: (text) => citationsFor(text, this.pages),
+      citationMarkers: () => (this.sources.size > 0 ? new CitationMarkers((n) => this.sources.file(n)) : null),
       ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
       logprobs: plan.generation.topLogprobs !== undefined,
     });
@@ -91,6 +99,10 @@ export class ResponseRun {
 
   /** The model wrote a call of a tool the runtime runs: begin its item (or ask for approval). */
   private onBuiltinCall(name: string, args: string): void {
+    if (name === 'file_search') {
+      this.pending.push(beginFileSearchCall(this.builder, args));
+      return;
+    }
     const entry = this.plan.mcpTools.get(name);
     if (!entry) {
       this.pending.push(beginBuiltinCall(this.builder, name, args, this.plan.containerId));
@@ -262,7 +274,10 @@ export class ResponseRun {
       if (calls.length === 0) return { status: 'completed', usage: usage() };
       const shown = new Map<number, ConversationItem[]>();
       for (const call of calls) {
-        if ('kind' in call) {
+        if ('kind' in call && call.kind === 'file_search') {
+          const budgetTokens = await this.passageBudget(conversation, total.output);
+          shown.set(call.index, await runFileSearchCall(call, { files: this.ports.files, tool: plan.fileSearch, sources: this.sources, budgetTokens, signal: this.controller.signal }, this.builder));
+        } else if ('kind' in call) {
           shown.set(call.index, await runMcpCall(call, this.ports.tools.mcp, this.builder, this.controller.signal));
         } else {
           const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
@@ -281,6 +296,19 @@ export class ResponseRun {
       conversation = [...conversation, ...produced];
       input = plan.render(conversation);
     }
+  }
+
+  /**
+   * Tokens of context retrieved passages may take: the window, less the conversation so far
+   * (with room for the call and its framing) and the answer still to come (`max_output_tokens`
+   * left, else a quarter of the window up to 1,024).
+   */
+  private async passageBudget(conversation: readonly ConversationItem[], outputSoFar: number): Promise<number> {
+    const window = this.plan.contextWindow;
+    if (!window) return Infinity;
+    const prompt = await this.ports.engine.countTokens(this.plan.model, this.plan.render(conversation));
+    const answer = this.plan.maxOutputTokens !== undefined ? Math.max(0, this.plan.maxOutputTokens - outputSoFar) : Math.min(1024, Math.floor(window / 4));
+    return window - prompt - answer - 256;
   }
 
   private async finish(outcome: Outcome): Promise<ResponseObject> {

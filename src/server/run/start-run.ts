@@ -31,12 +31,15 @@ export async function startRun(state: ServerState, prepared: PreparedRequest, pl
     tools: state.tools,
     now: state.now,
     flushMs: state.flushMs,
+    ...(state.files ? { files: state.files } : {}),
   });
   state.runs.set(run.id, run);
-  void run.done.finally(() => {
-    state.runs.delete(run.id);
-    pruneSoon(state);
-  });
+  void run.done
+    .then((ended) => state.onRunEnded?.(ended), () => {})
+    .finally(() => {
+      state.runs.delete(run.id);
+      pruneSoon(state);
+    });
   // Taken before this function returns: the run starts at the next tick.
   return { run, started: run.snapshot() };
 }

@@ -5,6 +5,7 @@ import { formatTokensPerSecond } from '../format';
 import { MarkdownView } from './markdown-view';
 import { McpApprovalCard, McpCallCard, McpListToolsCard } from './mcp-cards';
 import { CodeInterpreterCard, FunctionCallView, WebSearchCard } from './tool-cards';
+import { Icon } from './icons';
 
 /** How the answer's MCP approval requests are answered (chat-view fills it in). */
 export interface ApprovalControls {
@@ -29,6 +30,36 @@ function Reasoning({ text, streaming }: { text: string; streaming: boolean }) {
       </summary>
       <div className="reasoning-text">{text}</div>
     </details>
+  );
+}
+
+/** The files an answer cites (file search), once each, as chips: names are untrusted, shown as text. */
+function FileCitations({ parts }: { parts: ResponseOutputText[] }) {
+  const files = new Map<string, string>();
+  for (const part of parts) for (const a of part.annotations) if (a.type === 'file_citation' && !files.has(a.file_id)) files.set(a.file_id, a.filename);
+  if (files.size === 0) return null;
+  return (
+    <ul className="file-citations" aria-label="Files cited">
+      {[...files].map(([id, name]) => (
+        <li key={id} className="file-chip" data-file-id={id} title={name}>
+          <Icon name="file" size={14} />
+          <span>{name}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function FileSearchCard({ call }: { call: Extract<ResponseOutputItem, { type: 'file_search_call' }> }) {
+  const busy = call.status === 'in_progress' || call.status === 'searching';
+  return (
+    <section className="tool-card search-card" aria-label="File search call" aria-busy={busy}>
+      <header className="tool-card-head">
+        <span className="tool-name">Searched your files</span>
+        <span className={`tool-status status-${call.status}`}>{busy ? 'Searching…' : call.status === 'failed' ? 'Failed' : 'Done'}</span>
+      </header>
+      {call.queries.length > 0 && <p className="search-query">{call.queries.map((q) => `“${q}”`).join(', ')}</p>}
+    </section>
   );
 }
 
@@ -65,6 +96,7 @@ function OutputItemView({ item, streaming, running, approvals }: { item: Respons
           <MarkdownView text={texts.map((t) => t.text).join('')} streaming={streaming} />
           {refusal && refusal.type === 'refusal' && <p className="refusal">{refusal.refusal}</p>}
           <Citations parts={texts} />
+          <FileCitations parts={texts} />
         </div>
       );
     }
@@ -72,6 +104,8 @@ function OutputItemView({ item, streaming, running, approvals }: { item: Respons
       return <CodeInterpreterCard call={item} />;
     case 'web_search_call':
       return <WebSearchCard call={item} />;
+    case 'file_search_call':
+      return <FileSearchCard call={item} />;
     case 'function_call':
       return <FunctionCallView call={item} />;
     case 'mcp_list_tools':

@@ -7,6 +7,8 @@ import { Answer } from './answer';
 import { EmptyState } from './empty-state';
 import { Icon } from './icons';
 import { ModelLoadCard } from './load-card';
+import { ChatFilesBar } from './chat-files-bar';
+import { VECTOR_STORE_KEY } from '../chat-files';
 
 function UserMessage({ turn, editable, onEdit }: { turn: Turn; editable: boolean; onEdit: (text: string) => void }) {
   const [editing, setEditing] = useState(false);
@@ -92,10 +94,24 @@ function CopyButton({ text }: { text: string }) {
 }
 
 export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels: () => void }) {
-  const { chat, models, settings: settingsStore } = useServices();
+  const { chat, models, files, settings: settingsStore } = useServices();
   const state = useStore(chat);
   const settings = useStore(settingsStore);
+  useStore(files);
   const conversation = state.conversations.find((c) => c.id === state.activeId) ?? null;
+  const vectorStoreId = conversation?.metadata?.[VECTOR_STORE_KEY];
+  const chatFiles = files.of(conversation?.id ?? null);
+  const reading = files.busy(conversation?.id ?? null);
+  const fileInputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  // A chat's files are read from its vector store when it opens (once: attaching updates them here).
+  useEffect(() => {
+    if (conversation && vectorStoreId && files.of(conversation.id).length === 0) void files.load(conversation.id, vectorStoreId);
+  }, [conversation?.id, vectorStoreId, files]); // eslint-disable-line react-hooks/exhaustive-deps
+  const attach = (list: FileList | null) => {
+    if (!list || list.length === 0 || !ready) return;
+    void files.attach([...list]);
+  };
   const [draft, setDraft] = useState('');
   const [announcement, setAnnouncement] = useState('');
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -105,7 +121,8 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
   const runningHere = busy && state.running?.conversationId === conversation?.id;
   /** A message held back until its model has downloaded. */
   const [waiting, setWaiting] = useState<string | null>(null);
-  const canSend = ready && !busy && waiting === null && settings.model !== null && draft.trim().length > 0;
+  // While a file is still being read the model would not find it: the message waits.
+  const canSend = ready && !busy && waiting === null && settings.model !== null && draft.trim().length > 0 && !reading;
 
   const turnCount = conversation?.turns.length ?? 0;
   // Keep the newest text in view while streaming, unless the reader scrolled up. The welcome
@@ -167,7 +184,24 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
     inputRef.current?.focus();
   };
   return (
-    <main className="chat" aria-label="Chat">
+    <main
+      className={dragging ? 'chat dragging' : 'chat'}
+      aria-label="Chat"
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (e.currentTarget === e.target) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(false);
+        attach(e.dataTransfer.files);
+      }}
+    >
       <div
         className="messages"
         ref={scrollRef}
@@ -224,10 +258,39 @@ export function ChatView({ ready, onOpenModels }: { ready: boolean; onOpenModels
         )}
       </div>
       <ModelLoadCard modelId={settings.model} note={waiting !== null ? 'Your message is sent as soon as the model is ready.' : null} />
+      <ChatFilesBar files={chatFiles} onRemove={(key) => conversation && void files.remove(conversation.id, key, vectorStoreId)} />
+      {reading && (
+        <p className="help files-note" role="status">
+          Reading the attached files… Send becomes available once they are ready.
+        </p>
+      )}
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>
       <form className="composer" onSubmit={send}>
+        <input
+          ref={fileInputRef}
+          type="file"
+          multiple
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          data-testid="attach-input"
+          onChange={(e) => {
+            attach(e.currentTarget.files);
+            e.currentTarget.value = '';
+          }}
+        />
+        <button
+          type="button"
+          className="icon-button attach-button"
+          aria-label="Attach files"
+          title="Attach files: the model searches them (they stay in this browser)"
+          disabled={!ready || busy}
+          onClick={() => fileInputRef.current?.click()}
+        >
+          <Icon name="paperclip" />
+        </button>
         <label htmlFor="composer-input" className="sr-only">
           Message
         </label>

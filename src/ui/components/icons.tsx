@@ -14,6 +14,8 @@ const paths = {
   close: 'M6 6l12 12M18 6 6 18',
   copy: 'M9 9h10v11H9zM5 15V4h10',
   check: 'M5 12l5 5 9-10',
+  paperclip: 'M20 11.5 12.5 19a5 5 0 0 1-7-7l8-8a3.3 3.3 0 0 1 4.7 4.7l-8 8a1.7 1.7 0 0 1-2.4-2.4l7.3-7.3',
+  file: 'M6 3h8l4 4v14H6zM14 3v4h4',
 } as const;
 
 export type IconName = keyof typeof paths;

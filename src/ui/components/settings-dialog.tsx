@@ -6,6 +6,7 @@ import { Dialog } from './dialog';
 import { McpServersSection } from './mcp-servers-section';
 import { ProvidersSection } from './providers-section';
 import { StorageSection } from './storage-section';
+import { FilesSection } from './files-section';
 
 export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { settings: store } = useServices();
@@ -102,6 +103,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         <McpServersSection />
         <ProvidersSection />
         <StorageSection />
+        {open && <FilesSection />}
       </form>
     </Dialog>
   );

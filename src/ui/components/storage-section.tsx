@@ -9,8 +9,10 @@ import { useStore } from '../external-store';
 import { formatBytes } from '../format';
 import { RETENTION_BYTES, RETENTION_DAYS, retentionWire, type RetentionSetting } from '../settings';
 import { storageUsage, type StorageUsage } from '../storage-usage';
+import type { StorageSummary } from '../api';
 
-type View = { state: 'loading' } | { state: 'ready'; usage: StorageUsage } | { state: 'failed'; message: string };
+type FileTotals = Pick<StorageSummary, 'files' | 'file_bytes' | 'vector_stores' | 'vector_store_bytes'>;
+type View = { state: 'loading' } | { state: 'ready'; usage: StorageUsage; files: FileTotals } | { state: 'failed'; message: string };
 
 const NONE = 'none';
 
@@ -69,8 +71,9 @@ export function StorageSection() {
 
   const refresh = useCallback(async () => {
     try {
-      const stored = await (await api).storedResponses();
-      setView({ state: 'ready', usage: storageUsage(stored, chat.get().conversations) });
+      const client = await api;
+      const [stored, summary] = await Promise.all([client.storedResponses(), client.storageSummary()]);
+      setView({ state: 'ready', usage: storageUsage(stored, chat.get().conversations), files: summary });
     } catch (error) {
       setView({ state: 'failed', message: `Could not read what is stored: ${errorText(error)}` });
     }
@@ -181,6 +184,11 @@ function StorageTable({ view }: { view: View }) {
       <p className="help">
         Responses created from code are listed by <code>GET /v1/local/responses</code>. Deleting a chat deletes its responses.
       </p>
+      {view.files.files !== undefined && (
+        <p className="help" data-storage-files="">
+          Files: {view.files.files} ({formatBytes(view.files.file_bytes ?? 0)}); their search indexes: {view.files.vector_stores ?? 0} ({formatBytes(view.files.vector_store_bytes ?? 0)}). A chat’s files count in its size and go with it.
+        </p>
+      )}
     </>
   );
 }

@@ -9,7 +9,7 @@ export interface ListQuery extends PageQuery {
 }
 
 /** Item `include` values this runtime can honour. */
-const ITEM_INCLUDES = new Set(['code_interpreter_call.outputs', 'message.output_text.logprobs']);
+const ITEM_INCLUDES = new Set(['code_interpreter_call.outputs', 'message.output_text.logprobs', 'file_search_call.results']);
 
 export function itemListQuery(url: URL): ListQuery {
   return { ...pageQuery(url), include: itemIncludes(url) };
