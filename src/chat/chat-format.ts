@@ -16,7 +16,13 @@ export interface ToolSpec {
 
 /** The conversation as the model sees it, in Responses terms, already flattened to text. */
 export type ConversationItem =
-  | { type: 'message'; role: 'system' | 'developer' | 'user' | 'assistant'; text: string; images?: string[] }
+  | {
+      type: 'message';
+      role: 'system' | 'developer' | 'user' | 'assistant';
+      text: string;
+      /** Image URLs (`https:` or `data:`) of the message's `input_image` parts: local formats show text only; an upstream is sent them. */
+      images?: string[];
+    }
   | { type: 'function_call'; call_id: string; name: string; arguments: string }
   /** `images`: image parts of a tool's output (URLs), for models that see. */
   | { type: 'function_call_output'; call_id: string; output: string; images?: string[] }

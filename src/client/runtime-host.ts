@@ -4,7 +4,7 @@ import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { requestPersist } from './request-persist';
 
 export interface RuntimeHostOptions {
@@ -19,6 +19,8 @@ export interface RuntimeHostOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (see `StartLocalRuntimeOptions.cpu`). */
   cpu?: CpuEngineOptions;
+  /** Remote providers (see `StartLocalRuntimeOptions.providers`). */
+  providers?: ProviderOptions[];
   /** File search (see `StartLocalRuntimeOptions.fileSearch`). */
   fileSearch?: FileSearchOptions;
   createWorker: () => Worker;
@@ -55,6 +57,7 @@ export class RuntimeHost {
           tools: tools.options,
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.providers ? { providers: options.providers } : {}),
           ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
         },
         tools.transfer,

@@ -4,7 +4,7 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -60,6 +60,13 @@ export interface StartLocalRuntimeOptions {
    * stored runtime options', else all cores.
    */
   cpu?: CpuEngineOptions;
+  /**
+   * Remote providers whose models the runtime this tab may start serves too, e.g.
+   * `[{ id: 'lab', baseUrl: 'http://127.0.0.1:8080/v1' }]`: `/v1/models` lists them as
+   * `lab/<model>`. Held in the runtime's memory (keys included; nothing is stored); the app's
+   * Settings → Providers and `POST /v1/local/providers` add stored ones. See the README.
+   */
+  providers?: ProviderOptions[];
   /**
    * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
    * search (an id `/v1/models` lists with `type: "embedding"`). Default: the stored runtime
@@ -145,6 +152,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       tools: options.tools ?? stored.tools ?? NO_TOOLS,
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
+      ...(options.providers ? { providers: options.providers } : {}),
       ...(fileSearch ? { fileSearch } : {}),
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,

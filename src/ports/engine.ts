@@ -9,7 +9,7 @@
  * counts it (`countTokens`, the context-window check) and generates from it, so the check
  * measures exactly what the engine will feed its model.
  */
-import type { Rendered } from '../chat/chat-format';
+import type { ParseEvent, Rendered, RenderInput } from '../chat/chat-format';
 import type { Grammar } from '../chat/grammar/grammar';
 
 /** The grammar syntaxes of OpenAI's custom tools. */
@@ -50,6 +50,18 @@ export interface GenerateRequest {
    * prompt; the scripted model: the prompt) and counts that same form in `countTokens`.
    */
   input: Rendered;
+  /**
+   * The conversation `input` was rendered from (instructions, items, tool specs), for engines
+   * that template and parse for themselves (`Engine.parsesOutput`: an upstream server).
+   * Always set by the server; engines that generate from `input` ignore it.
+   */
+  conversation?: RenderInput;
+  /** `reasoning.effort` as the request named it, for engines that pass it on (an upstream's `reasoning_effort`). */
+  reasoningEffort?: string;
+  /** `parallel_tool_calls` when the request set it (engines that call an upstream pass it on). */
+  parallelToolCalls?: boolean;
+  /** `text.format.name` of a `json_schema` format, for engines that pass the format on. */
+  jsonSchemaName?: string;
   /** `reasoning.effort` mapped to on/off for models that can think; undefined = the model's default. */
   enableThinking?: boolean;
   maxOutputTokens?: number;
@@ -91,8 +103,15 @@ export interface SampledLogprob extends TokenLogprob {
 
 /** One step of generation: raw text and the number of tokens it came from. */
 export interface EngineDelta {
+  /** Raw model text (`''` from engines that yield `events`). */
   text: string;
   tokens: number;
+  /**
+   * From engines with `parsesOutput`: this step already parsed (text, reasoning, tool
+   * calls), to be taken as it is — never run through a chat format's parser, so a model that
+   * writes a literal `<tool_call>` stays text. `logprobs` then belong to its `text` events.
+   */
+  events?: ParseEvent[];
   /**
    * When `GenerateRequest.topLogprobs` was set: one entry per token of this delta, in order,
    * whose `token`s concatenated are `text`.
@@ -106,6 +125,12 @@ export interface EngineUsage {
   cachedTokens: number;
   /** What the engine measured itself, when it reports it (web-llm does, at the end of a generation). */
   timings?: EngineTimings;
+  /**
+   * Output and reasoning tokens as the engine counted them (an upstream's `usage`), in
+   * `finalUsage`; absent: the server counts the deltas' tokens.
+   */
+  outputTokens?: number;
+  reasoningTokens?: number;
 }
 
 export interface EngineTimings {
@@ -117,7 +142,8 @@ export interface EngineTimings {
   decodeTokensPerSecond: number;
 }
 
-export type FinishReason = 'stop' | 'length' | 'abort';
+/** `content_filter`: an upstream's filter stopped the answer (the response ends `incomplete` for it). */
+export type FinishReason = 'stop' | 'length' | 'abort' | 'content_filter';
 
 export interface Generation extends AsyncIterable<EngineDelta> {
   /** Resolves once the prompt has been accepted; rejects with an ApiError (e.g. context overflow). */
@@ -162,6 +188,12 @@ export interface Engine {
    * presented as constrained when it was not.
    */
   readonly grammarSyntaxes?: ReadonlySet<GrammarSyntax>;
+  /**
+   * True when the engine templates and parses its model's format itself (an upstream
+   * server): `generate` reads `GenerateRequest.conversation` and yields deltas with `events`,
+   * which the server takes as they are. Absent/false: raw text through the chat format's parser.
+   */
+  readonly parsesOutput?: boolean;
   /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.

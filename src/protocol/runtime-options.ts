@@ -32,8 +32,34 @@ export interface RuntimeStartOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine: `threads` (default all cores, when cross-origin isolated; else 1). */
   cpu?: CpuEngineOptions;
+  /** Remote providers whose models this runtime serves too (kept in memory, keys included; see ProviderOptions). */
+  providers?: ProviderOptions[];
   /** File search: the embedding model new vector stores use (default none: keyword search). */
   fileSearch?: FileSearchOptions;
+}
+
+/**
+ * A remote provider given in code (`startLocalRuntime({ providers })`): an upstream
+ * OpenAI-compatible server (llama.cpp, vLLM, SGLang, Ollama, LM Studio, OpenAI) whose models
+ * `/v1/models` lists as `<id>/<upstream model id>`. Held in the runtime's memory for its life
+ * (its key too: nothing of it is written to storage); `/v1/local/providers` shows it with
+ * `source: "startup"`. The same fields as `POST /v1/local/providers`, camel-cased.
+ */
+export interface ProviderOptions {
+  /** 1–32 of `[a-z0-9-]`. */
+  id: string;
+  /** e.g. `http://127.0.0.1:8080/v1`: `https:` anywhere, `http:` only for loopback and private-network hosts. */
+  baseUrl: string;
+  /** Default `chat_completions`; `responses` calls the upstream's `/responses` with `store: false`. */
+  api?: 'chat_completions' | 'responses';
+  /** Sent as `Authorization: Bearer …` to the provider's own origin only. */
+  apiKey?: string;
+  /** Upstream model ids to serve; default: what its `GET /models` lists. */
+  models?: string[];
+  /** Tokens its models attend to, when its `GET /models` does not say. */
+  contextWindow?: number;
+  /** Responses it runs at once; default 4. */
+  concurrency?: number;
 }
 
 /** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */

@@ -15,12 +15,14 @@ import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { openIdbFileStore } from '../store/idb-file-store';
 import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
 import { lazyMinisearchIndexes } from '../tools/file-search/lazy-indexes';
 import { TestEmbedder } from '../engine/test-embedder';
 import type { Embedder } from '../ports/embedder';
+import { openIdbProviderStore } from '../store/idb-provider-store';
+import { providerConnector } from '../engine/remote';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
 import type { ResponseObject } from '../protocol/response-object';
@@ -45,6 +47,8 @@ export interface LocalServerOptions {
   retention?: Partial<RetentionPolicy>;
   /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
   cpu?: CpuEngineOptions;
+  /** Remote providers given in code (held in memory); more are added through `/v1/local/providers`. */
+  providers?: ProviderOptions[];
   /** File search: the embedding model new vector stores use. */
   fileSearch?: FileSearchOptions;
   /** Told when a response has completed (or ended `incomplete`): an answer was given. */
@@ -68,12 +72,13 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // app on web-llm alone never loads it; meanwhile too, not after (its catalog lists its
   // models; llama.cpp itself is imported when a model is loaded). Its models are
   // `recommended` when WebGPU is not usable.
-  const [store, keys, gpu, cpu, fileStore] = await Promise.all([
+  const [store, keys, gpu, cpu, fileStore, providerStore] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
     Promise.race([webllm.gpuSupport().catch(() => null), sleep(GPU_DETECT_WAIT_MS)]),
     options.cpuEngine ? import('./wllama-runtime') : undefined,
     openIdbFileStore(options.dbName ? { name: options.dbName } : {}),
+    openIdbProviderStore(options.dbName ? { name: options.dbName } : {}),
   ]);
   // Threads need SharedArrayBuffer: the runtime worker is isolated when its page is.
   const isolation = isolationStatus();
@@ -101,6 +106,9 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     ...(options.fileSearch?.embeddingModel ? { embeddingModel: options.fileSearch.embeddingModel } : {}),
   };
   const onAnswer = options.onAnswer;
+  // Remote providers: requests go straight from this worker to their servers (remote/ wing).
+  const origin = self.location.origin;
+  const providers = { store: providerStore, connect: providerConnector({ appOrigin: origin }), appOrigin: origin, ...(options.providers ? { initial: options.providers } : {}) };
   return createResponsesServer({
     store,
     keys,
@@ -112,6 +120,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     retention,
     embedders,
     files,
+    providers,
     ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
   });
 }

@@ -52,6 +52,7 @@ const control: RuntimeControl = {
           ...(options.tools ? { tools: options.tools } : {}),
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
+          ...(options.providers ? { providers: options.providers } : {}),
           ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
           onAnswer: () => firstAnswer(),

@@ -39,6 +39,8 @@ import { compactionSealer } from './sealing/compaction-sealer';
 import type { SocketListener, SocketPeer } from '../ports/socket-peer';
 import { ResponsesSocket } from './socket/responses-socket';
 import { WS_CLOSE } from '../protocol/socket-frames';
+import { ProviderRegistry, type ProvidersOptions } from './provider-registry';
+import { createProvider, deleteProvider, listProviderModels, listProviders, retrieveProvider } from './routes/local-providers';
 import type { Embedder } from '../ports/embedder';
 import { createFilesState, type FilesOptions } from './files/files-state';
 import { MAX_FILE_BYTES } from '../protocol/files';
@@ -78,6 +80,8 @@ export interface ResponsesServerOptions {
    * Default: a key in memory, so sealed reasoning opens only while this server lives.
    */
   keys?: KeyStore;
+  /** Remote providers: upstream servers whose models are served too (`/v1/local/providers`). Absent: none. */
+  providers?: ProvidersOptions;
   /** Embedding models for `/v1/embeddings` and file search (`ports/embedder.ts`). */
   embedders?: Embedder[];
   /** The Files and Vector Stores APIs and the `file_search` tool; without it those routes answer 500. */
@@ -144,7 +148,8 @@ const ROUTES: Route[] = [
     },
   },
   { pattern: /^\/v1\/models$/, methods: { GET: (s) => listModels(s) } },
-  { pattern: /^\/v1\/models\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
+  // A provider's model ids have a slash (`lab/model`), its upstream ids may have more.
+  { pattern: /^\/v1\/models\/(.+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveModel(s, id!) } },
   { pattern: /^\/v1\/local\/status$/, methods: { GET: (s) => localStatus(s) } },
   { pattern: /^\/v1\/local\/conversations$/, methods: { GET: (s, _r, u) => listLocalConversations(s, u) } },
   { pattern: /^\/v1\/local\/responses$/, methods: { GET: (s, _r, u) => listStoredResponses(s, u) } },
@@ -152,6 +157,12 @@ const ROUTES: Route[] = [
   { pattern: /^\/v1\/local\/storage\/prune$/, methods: { POST: (s, r) => pruneNow(s, r) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)\/load$/, methods: { POST: (s, r, _u, [id]) => loadModel(s, id!, r.signal) } },
   { pattern: /^\/v1\/local\/models\/([^/]+)$/, methods: { DELETE: (s, _r, _u, [id]) => deleteCachedModel(s, id!) } },
+  { pattern: /^\/v1\/local\/providers$/, methods: { GET: (s) => listProviders(s), POST: (s, r) => createProvider(s, r) } },
+  {
+    pattern: /^\/v1\/local\/providers\/([^/]+)$/,
+    methods: { GET: (s, _r, _u, [id]) => retrieveProvider(s, id!), DELETE: (s, _r, _u, [id]) => deleteProvider(s, id!) },
+  },
+  { pattern: /^\/v1\/local\/providers\/([^/]+)\/models$/, methods: { GET: (s, r, _u, [id]) => listProviderModels(s, id!, r.signal) } },
   { pattern: /^\/v1\/files$/, methods: { POST: (s, r) => createFile(s, r), GET: (s, _r, u) => listFiles(s, u) } },
   { pattern: /^\/v1\/files\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveFile(s, id!), DELETE: (s, _r, _u, [id]) => deleteFileRoute(s, id!) } },
   { pattern: /^\/v1\/files\/([^/]+)\/content$/, methods: { GET: (s, _r, _u, [id]) => fileContent(s, id!) } },
@@ -218,6 +229,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     retentionRanAt: 0,
     ...(options.modelManager ? { modelManager: options.modelManager } : {}),
     ...(options.preferredEngine ? { preferredEngine: options.preferredEngine } : {}),
+    ...(options.providers ? { providers: await ProviderRegistry.open(options.providers, now) } : {}),
     embedders: new Map((options.embedders ?? []).map((e) => [e.info.id, e])),
     ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
   };

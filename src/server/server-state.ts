@@ -12,6 +12,7 @@ import type { RetentionPolicy } from '../protocol/runtime-options';
 import { Codes } from '../shared/error-codes';
 import type { ReasoningSealer } from './sealing/encrypted-reasoning';
 import type { CompactionSealer } from './sealing/compaction-sealer';
+import type { ProviderRegistry } from './provider-registry';
 import type { Embedder } from '../ports/embedder';
 import type { FilesState } from './files/files-state';
 
@@ -46,6 +47,8 @@ export interface ServerState {
   retentionRanAt: number;
   /** Name of the engine that suits this device; its models are `recommended` in `/v1/models`. */
   preferredEngine?: string;
+  /** Remote providers (upstream servers) whose models are served too; absent: none can be added. */
+  providers?: ProviderRegistry;
   /** Embedding models (`/v1/embeddings`, file search), by id. */
   embedders: ReadonlyMap<string, Embedder>;
   /** Files, vector stores and file search; absent in a runtime without a file store. */
@@ -72,4 +75,9 @@ export function lookupModel(state: ServerState, id: string): ServedModel {
   const model = state.models.get(id);
   if (!model) throw notFound(`The model '${id}' does not exist or you do not have access to it.`, 'model', Codes.modelNotFound);
   return model;
+}
+
+/** A local model, or a provider's (`<provider>/<model>`: its upstream may be asked for its list); never another than the one named. */
+export async function resolveModel(state: ServerState, id: string): Promise<ServedModel> {
+  return state.models.get(id) ?? (await state.providers?.resolve(id)) ?? lookupModel(state, id);
 }

@@ -72,6 +72,19 @@ export const Codes = {
   storageFull: 'storage_full',
   modelDownloadFailed: 'model_download_failed',
   modelLoadFailed: 'model_load_failed',
+  // Remote providers (an upstream OpenAI-compatible server; the message names the provider).
+  /** The upstream answered 429: OpenAI's code, and a failed response's `error.code`. */
+  rateLimitExceeded: 'rate_limit_exceeded',
+  /** The provider's server could not be reached, or refused this origin (CORS): the browser cannot tell which. */
+  providerUnreachable: 'provider_unreachable',
+  /** The provider refused the key (401/403). */
+  providerAuthFailed: 'provider_auth_failed',
+  /** The provider answered with an error of its own (its message is passed on). */
+  providerError: 'provider_error',
+  /** The provider's stream broke off, sent nothing for too long, or sent more than allowed. */
+  providerStreamFailed: 'provider_stream_failed',
+  /** A provider setting that cannot be used (address, id). */
+  invalidProvider: 'invalid_provider',
 } as const;
 
 export type ErrorCode = (typeof Codes)[keyof typeof Codes];

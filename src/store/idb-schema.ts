@@ -3,6 +3,7 @@ import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
+import type { ProviderRecord } from '../ports/providers';
 import type { StoredBatch, StoredChunk, StoredFile, StoredStoreFile, StoredVectorStore } from '../ports/file-store';
 
 /**
@@ -132,9 +133,14 @@ export interface ResponsesDB extends DBSchema {
     key: string;
     value: unknown;
   };
+  /** Remote providers' settings, by id; a key only when it is kept (`keyStorage: 'persistent'`). */
+  providers: {
+    key: string;
+    value: ProviderRecord;
+  };
 }
 
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** Runs every migration from `oldVersion` up to DB_VERSION, inside the upgrade transaction `tx`. */
 export function migrate(
@@ -161,7 +167,7 @@ export function migrate(
     items.createIndex('by-item-id', 'item_id');
     tx.objectStore('items').createIndex('by-thread', ['thread_root', 'thread_depth']);
   }
-  // Files and vector stores (file search). Version 4 is another change's (it may land in any order).
+  // Files and vector stores (file search). Version 4 was set aside for remote providers, which landed after 5.
   if (oldVersion < 5) {
     db.createObjectStore('files', { keyPath: 'id' });
     db.createObjectStore('file_blobs');
@@ -173,5 +179,10 @@ export function migrate(
     db.createObjectStore('file_batches', { keyPath: 'id' });
     db.createObjectStore('chunks', { keyPath: ['vector_store_id', 'file_id', 'index'] });
     db.createObjectStore('search_indexes');
+  }
+  // Remote providers' settings. A database already at version 5 (files) has no such store: it
+  // is made at 6 wherever it is missing.
+  if (oldVersion < 6 && !db.objectStoreNames.contains('providers')) {
+    db.createObjectStore('providers', { keyPath: 'id' });
   }
 }

@@ -12,6 +12,7 @@ import { LocalConversationList, type LocalConversation } from '../protocol/local
 import { LoadEvent, LocalStatus, type LoadProgress } from '../protocol/local-status';
 import { PruneResult, StorageSummary, StoredResponseList, type RetentionWire, type StoredResponse } from '../protocol/local-storage';
 import { readSse } from '../protocol/sse';
+import { createProvidersApi, type ProvidersApi } from './providers-api';
 
 export type { LoadProgress, LocalConversation, LocalStatus, PruneResult, StorageSummary, StoredResponse };
 
@@ -63,6 +64,8 @@ export interface Api {
   conversations(): Promise<LocalConversation[]>;
   /** Applies the retention policy now; with `retention`, that policy is in force from now on. */
   pruneStorage(retention?: RetentionWire): Promise<PruneResult>;
+  /** Remote providers (`/v1/local/providers`). */
+  providers: ProvidersApi;
 }
 
 /** One zod issue in words (zod's mini build carries no messages, only the facts). */
@@ -126,6 +129,7 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
   const client = new OpenAI({ baseURL: base, apiKey: 'local', dangerouslyAllowBrowser: true, maxRetries: 0, fetch: fetchFn });
   return {
     client,
+    providers: createProvidersApi(fetchFn, base),
     async listModels() {
       const page = await client.models.list();
       return (page.data as unknown as ModelEntry[]).filter((m) => m.type !== 'embedding');

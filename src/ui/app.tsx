@@ -6,6 +6,7 @@ import { CodeDialog } from './components/code-dialog';
 import { Icon } from './components/icons';
 import { ModelsDialog } from './components/models-dialog';
 import { OfflineNotice } from './components/offline-notice';
+import { RemoteNotice } from './components/remote-notice';
 import { SettingsDialog } from './components/settings-dialog';
 import { Sidebar } from './components/sidebar';
 import { useStore } from './external-store';
@@ -112,6 +113,7 @@ export function App({ runtime }: { runtime: RuntimeState }) {
         </header>
         <UpdateBanner busy={chatState.running !== null} />
         <OfflineNotice />
+        <RemoteNotice />
         {runtime.state === 'failed' && (
           <p className="notice warning" role="alert">
             The local runtime failed to start: {runtime.message}. Reload the page to try again.

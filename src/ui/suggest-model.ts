@@ -39,6 +39,8 @@ export function suggestModel(models: readonly ModelEntry[], device: DeviceInfo):
   const fits = (recommended.length > 0 ? recommended : models).filter(
     (m) =>
       !m.hidden &&
+      // A provider's model is the person's own choice, never a first-visit suggestion.
+      m.engine !== 'remote' &&
       (needsGpu(m) ? device.gpuUsable : device.cpuUsable !== false) &&
       (m.vram_bytes ?? 0) <= budget &&
       (m.download_bytes ?? 0) <= MAX_SUGGESTED_DOWNLOAD,

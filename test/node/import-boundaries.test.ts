@@ -135,7 +135,7 @@ describe('engine/ wings', () => {
   const wingOf = (file: string) => (file.startsWith('engine/') && file.split('/').length === 3 ? file.split('/')[1]! : null);
 
   test('each wing has an index.ts face', () => {
-    for (const wing of ['webllm', 'wllama']) expect(fs.existsSync(path.join(SRC, 'engine', wing, 'index.ts')), wing).toBe(true);
+    for (const wing of ['webllm', 'wllama', 'remote']) expect(fs.existsSync(path.join(SRC, 'engine', wing, 'index.ts')), wing).toBe(true);
   });
 
   test('a wing imports only itself and the shared floor; the floor imports no wing', () => {

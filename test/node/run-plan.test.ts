@@ -43,7 +43,17 @@ describe('buildRunPlan', () => {
     const plan = buildRunPlan({ request, format: qwen3Format, conversation: userSays('Hi'), containerId: 'cntr_1', maxToolRounds: 5 });
     expect(plan.tools.map((t) => t.name)).toEqual(['lookup', 'python']);
     expect([...plan.builtinNames]).toEqual(['python']);
-    expect(plan.generation).toEqual({ enableThinking: false, temperature: 0.3, topP: 0.8, toolChoice: 'required', jsonSchema: { type: 'object' } });
+    // reasoningEffort, parallelToolCalls and the schema's name are for engines that pass them on (an upstream).
+    expect(plan.generation).toEqual({
+      enableThinking: false,
+      temperature: 0.3,
+      topP: 0.8,
+      toolChoice: 'required',
+      jsonSchema: { type: 'object' },
+      jsonSchemaName: 'answer',
+      reasoningEffort: 'none',
+      parallelToolCalls: false,
+    });
     expect(plan).toMatchObject({ model: SCRIPTED_MODEL_ID, maxOutputTokens: 64, maxToolCalls: 2, maxToolRounds: 5, singleCall: true, containerId: 'cntr_1', persist: false, logEvents: true });
     expect([...plan.include]).toEqual(['code_interpreter_call.outputs']);
     // The first round's input is the conversation rendered with instructions, tools and thinking off.

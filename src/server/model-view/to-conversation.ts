@@ -18,7 +18,7 @@ function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): strin
     .join('\n');
 }
 
-/** The image URLs among content parts (a request to a model that cannot see them was refused earlier: image-inputs.ts). */
+/** The image URLs among content parts (a request to a local model that cannot see them was refused earlier: image-inputs.ts; an upstream is sent them). */
 function imagesOf(parts: ReadonlyArray<{ type: string; image_url?: string | null }>): { images?: string[] } {
   const images = parts.flatMap((p) => (p.type === 'input_image' && p.image_url ? [p.image_url] : []));
   return images.length ? { images } : {};

@@ -10,7 +10,7 @@ import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { toConversation } from '../model-view/to-conversation';
-import { lookupModel, type ServedModel, type ServerState } from '../server-state';
+import { resolveModel, type ServedModel, type ServerState } from '../server-state';
 import { checkToolOutputs } from './chain-history';
 import { compactionItem, summarize, withEngine, type CompactionUsage } from './compaction';
 import { windowConversation } from './compaction-window';
@@ -45,7 +45,7 @@ async function keptUserMessages(model: ServedModel, window: StoredItem[]): Promi
 
 /** The compacted window the request names, and what writing its summary cost. */
 export async function compactWindow(state: ServerState, request: CompactRequest, signal: AbortSignal): Promise<{ output: StoredItem[]; usage: CompactionUsage }> {
-  const model = lookupModel(state, request.model);
+  const model = await resolveModel(state, request.model);
   const window = await windowOf(state, request);
   const kept = await keptUserMessages(model, window);
   const covered = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));

@@ -47,24 +47,27 @@ export async function withEngine<T>(model: ServedModel, signal: AbortSignal, wor
 export async function summarize(model: ServedModel, covered: readonly ConversationItem[], signal: AbortSignal): Promise<{ summary: string; usage: CompactionUsage }> {
   const budget = summaryBudget(model.info.context_window);
   const limit = model.info.context_window - budget;
-  const render = (items: readonly ConversationItem[]) => model.format.render({ instructions: SUMMARY_INSTRUCTIONS, items: [...items], tools: [] });
+  const describe = (items: readonly ConversationItem[]) => ({ instructions: SUMMARY_INSTRUCTIONS, items: [...items], tools: [] });
+  const render = (items: readonly ConversationItem[]) => model.format.render(describe(items));
   const count = (items: readonly ConversationItem[]) => model.engine.countTokens(model.info.id, render(items));
   let items: ConversationItem[] = [...covered, { type: 'message', role: 'user', text: SUMMARY_REQUEST }];
   if ((await count(items)) > limit) items = await truncateToFit(items, limit, count);
 
-  const generation = model.engine.generate({ model: model.info.id, input: render(items), signal, maxOutputTokens: budget, enableThinking: false });
+  const generation = model.engine.generate({ model: model.info.id, input: render(items), conversation: describe(items), signal, maxOutputTokens: budget, enableThinking: false });
   const usage = await generation.usage;
-  // The raw text goes through the family's parser: what the model thought (`<think>`) is not the summary.
+  // The raw text goes through the family's parser (an engine that parses its own output gives
+  // events): what the model thought (`<think>`, reasoning) is not the summary.
   const parser = model.format.createParser({ toolNames: new Set() });
   let summary = '';
   let outputTokens = 0;
   for await (const delta of generation) {
     outputTokens += delta.tokens;
-    for (const event of parser.push(delta.text)) if (event.type === 'text') summary += event.text;
+    const events = model.engine.parsesOutput ? (delta.events ?? []) : parser.push(delta.text);
+    for (const event of events) if (event.type === 'text') summary += event.text;
   }
-  for (const event of parser.end()) if (event.type === 'text') summary += event.text;
+  if (!model.engine.parsesOutput) for (const event of parser.end()) if (event.type === 'text') summary += event.text;
   const final = (await generation.finalUsage?.catch(() => undefined)) ?? usage;
-  return { summary: summary.trim(), usage: { inputTokens: final.inputTokens, outputTokens } };
+  return { summary: summary.trim(), usage: { inputTokens: final.inputTokens, outputTokens: final.outputTokens ?? outputTokens } };
 }
 
 /** A sealed compaction item with `summary`, leaving the `tail` items just before it in view. */

@@ -14,7 +14,7 @@ import { Codes } from '../../shared/error-codes';
 import { isWebSearch } from '../model-view/builtin-functions';
 import { clientToolFunctions } from '../model-view/client-tools';
 import { approvalRequests } from '../model-view/mcp-call-view';
-import { lookupModel, type ServedModel, type ServerState } from '../server-state';
+import { resolveModel, type ServedModel, type ServerState } from '../server-state';
 import { checkToolChoice } from './tool-choice';
 import { checkToolGrammars } from './tool-grammars';
 import { checkImageInputs, withImageFiles } from './image-inputs';
@@ -65,7 +65,7 @@ export async function prepareRequest(
   const store = request.store ?? true;
   if (background && !store)
     throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
-  const model = lookupModel(state, request.model);
+  const model = await resolveModel(state, request.model);
   checkLogprobs(request, model);
   checkToolChoice(request);
   checkBuiltinTools(state, request);

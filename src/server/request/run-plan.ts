@@ -5,7 +5,7 @@
  * loop. The run reads the plan; it never looks at the request again, so no round can derive
  * something differently from another (or from the context-window check).
  */
-import type { ChatFormat, ConversationItem, Rendered, StreamParser, ToolSpec } from '../../chat/chat-format';
+import type { ChatFormat, ConversationItem, Rendered, RenderInput, StreamParser, ToolSpec } from '../../chat/chat-format';
 import { thinkingFromEffort } from '../../chat/thinking-from-effort';
 import type { GenerateRequest } from '../../ports/engine';
 import type { CreateResponseRequest, FileSearchTool, ReasoningSummary } from '../../protocol/create-request';
@@ -39,6 +39,8 @@ export interface RunPlan {
   input: Rendered;
   /** Renders a later round's conversation the same way (instructions, tools, thinking). */
   render(conversation: readonly ConversationItem[]): Rendered;
+  /** What `render` renders: the conversation with instructions and tools (what engines that template for themselves get). */
+  describe(conversation: readonly ConversationItem[]): RenderInput;
   generation: GenerationParams;
   /** `max_output_tokens`: output tokens allowed over all rounds. */
   maxOutputTokens?: number;
@@ -106,6 +108,8 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     ...(enableThinking !== undefined ? { enableThinking } : {}),
     ...(request.temperature != null ? { temperature: request.temperature } : {}),
     ...(request.top_p != null ? { topP: request.top_p } : {}),
+    ...(request.reasoning?.effort ? { reasoningEffort: request.reasoning.effort } : {}),
+    ...(request.parallel_tool_calls != null ? { parallelToolCalls: request.parallel_tool_calls } : {}),
     ...toolChoiceOf(choice, request.tools),
     ...jsonConstraint(request),
     // Asked of the engine only when they are returned: `top_logprobs` alone changes nothing a client sees.
@@ -127,13 +131,13 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
   const assemble = (mcpEntries: readonly McpToolEntry[], mcpToList: readonly McpServerPlan[]): RunPlan => {
     const mcpTools = new Map(mcpEntries.map((e) => [mcpToolSpec(e).name, e] as const));
     const tools = toolsOn ? [...modelTools(toolsInPlay(request)), ...mcpEntries.map(mcpToolSpec)] : [];
-    const render = (items: readonly ConversationItem[]): Rendered =>
-      format.render({
-        instructions: withVerbosity(request.instructions, request.text?.verbosity),
-        items: [...items],
-        tools,
-        ...(enableThinking !== undefined ? { enableThinking } : {}),
-      });
+    const describe = (items: readonly ConversationItem[]): RenderInput => ({
+      instructions: withVerbosity(request.instructions, request.text?.verbosity),
+      items: [...items],
+      tools,
+      ...(enableThinking !== undefined ? { enableThinking } : {}),
+    });
+    const render = (items: readonly ConversationItem[]): Rendered => format.render(describe(items));
     const toolNames = new Set(tools.map((t) => t.name));
     const isBuiltin = (name: string) => (BUILTIN_BY_NAME.has(name) || mcpTools.has(name)) && !clientFunctions.has(name);
     // A call of a shell, patch or custom tool whose arguments do not fit its item stays text.
@@ -151,6 +155,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       conversation,
       input: render(conversation),
       render,
+      describe,
       generation: outputGrammar ? { ...generation, outputGrammar } : generation,
       ...(request.max_output_tokens != null ? { maxOutputTokens: request.max_output_tokens } : {}),
       ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
@@ -186,9 +191,9 @@ function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>,
   return name ? { toolChoice: { name } } : {};
 }
 
-function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema'> {
+function jsonConstraint(request: CreateResponseRequest): Pick<GenerateRequest, 'jsonSchema' | 'jsonSchemaName'> {
   const format = request.text?.format;
-  if (format?.type === 'json_schema') return { jsonSchema: format.schema };
+  if (format?.type === 'json_schema') return { jsonSchema: format.schema, jsonSchemaName: format.name };
   if (format?.type === 'json_object') return { jsonSchema: {} };
   return {};
 }

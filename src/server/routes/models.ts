@@ -48,13 +48,15 @@ function embedderObject(embedder: Embedder, state: ServerState) {
   };
 }
 
-export function listModels(state: ServerState): Response {
-  const chat = [...state.models.values()].map((model) => ({ ...modelObject(model, state), type: 'chat' as const }));
+/** Local chat models, each provider's (`<provider id>/<upstream id>`, `owned_by` the provider), then the embedding models. */
+export async function listModels(state: ServerState): Promise<Response> {
+  const remote = (await state.providers?.allModels()) ?? [];
+  const chat = [...state.models.values(), ...remote].map((model) => ({ ...modelObject(model, state), type: 'chat' as const }));
   return Response.json({ object: 'list', data: [...chat, ...[...state.embedders.values()].map((e) => embedderObject(e, state))] });
 }
 
-export function retrieveModel(state: ServerState, id: string): Response {
-  const model = state.models.get(id);
+export async function retrieveModel(state: ServerState, id: string): Promise<Response> {
+  const model = state.models.get(id) ?? (state.embedders.has(id) ? undefined : await state.providers?.resolve(id));
   if (model) return Response.json({ ...modelObject(model, state), type: 'chat' as const });
   const embedder = state.embedders.get(id);
   if (embedder) return Response.json(embedderObject(embedder, state));

@@ -48,3 +48,22 @@ test('aborting a waiting take leaves the line and rejects with an AbortError', a
   release();
   expect(queue.idle).toBe(true);
 });
+
+test('a line with concurrency n runs n places at once; the next waits for a release', async () => {
+  const queue = new EngineQueue(2);
+  const [a, b, c] = [queue.reserve(), queue.reserve(), queue.reserve()];
+  expect([a.first, b.first, c.first]).toEqual([true, true, false]);
+  const releaseA = await a.take(never);
+  const releaseB = await b.take(never);
+  let cRan = false;
+  const cTaken = c.take(never).then((release) => {
+    cRan = true;
+    return release;
+  });
+  await new Promise((r) => setTimeout(r, 5));
+  expect(cRan).toBe(false);
+  releaseB();
+  (await cTaken)();
+  releaseA();
+  expect(queue.idle).toBe(true);
+});

@@ -1,5 +1,6 @@
 /**
  * One engine generates one response at a time; the rest wait here, first in, first out.
+ * (A remote provider's line lets `concurrency` responses run at once: its server batches.)
  *
  * A response takes its place in line with `reserve()` the moment its status is decided,
  * synchronously: whether it must wait (`queued`, with `response.queued`) or runs at once
@@ -24,11 +25,16 @@ interface Entry {
 }
 
 export class EngineQueue {
-  private busy = false;
+  /** Places granted and not yet released. */
+  private running = 0;
   private waiting: Entry[] = [];
 
+  /** `concurrency`: how many places may run at once (default one). */
+  constructor(private readonly concurrency = 1) {}
+
+  /** Whether a place taken now would run at once. */
   get idle(): boolean {
-    return !this.busy && this.waiting.length === 0;
+    return this.running < this.concurrency && this.waiting.length === 0;
   }
 
   /** Takes the next place in line now. */
@@ -78,16 +84,17 @@ export class EngineQueue {
   }
 
   private release(): void {
-    this.busy = false;
+    this.running--;
     this.pump();
   }
 
   private pump(): void {
-    if (this.busy) return;
-    const next = this.waiting.shift();
-    if (!next) return;
-    this.busy = true;
-    next.granted = true;
-    next.onGrant?.();
+    while (this.running < this.concurrency) {
+      const next = this.waiting.shift();
+      if (!next) return;
+      this.running++;
+      next.granted = true;
+      next.onGrant?.();
+    }
   }
 }

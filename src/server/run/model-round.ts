@@ -2,14 +2,17 @@
  * One round of a run: one model call, its raw text streamed through the chat format's
  * parser into output items (text, reasoning, tool calls), with the round's token counts.
  * Deltas faster than the engine's window go to the parser together (`Engine.deltaWindowMs`).
+ * An engine that parses its own output (an upstream server, `Engine.parsesOutput`) is given
+ * the structured conversation and its events are taken as they are (parsed-round.ts).
  */
-import type { ParseEvent, Rendered } from '../../chat/chat-format';
+import type { ParseEvent, Rendered, RenderInput } from '../../chat/chat-format';
 import type { Engine, FinishReason } from '../../ports/engine';
 import type { Logprob } from '../../protocol/output-items';
 import { pacedBatches } from '../../shared/paced-batches';
 import type { RunPlan } from '../request/run-plan';
 import type { OutputBuilder } from './output-builder';
 import { TextLogprobs } from './text-logprobs';
+import { parsedRound } from './parsed-round';
 
 /** What a round works with: the run's plan, engine and output, and the run's stop signal. */
 export interface RoundContext {
@@ -30,10 +33,12 @@ export interface RoundResult {
   finish: FinishReason;
 }
 
-/** One model call; `budget`: the output tokens the run has left, if bounded. */
-export async function modelRound(context: RoundContext, input: Rendered, budget: number | undefined): Promise<RoundResult> {
+/**
+ * One model call; `budget`: the output tokens the run has left, if bounded. `conversation`:
+ * what `input` was rendered from, given to engines that template for themselves.
+ */
+export async function modelRound(context: RoundContext, input: Rendered, budget: number | undefined, conversation?: RenderInput): Promise<RoundResult> {
   const { plan, engine, builder } = context;
-  const parser = plan.createParser();
 
   // The engine stops when the run is stopped (even before this point), or once a single allowed call is complete.
   const generation = new AbortController();
@@ -42,17 +47,21 @@ export async function modelRound(context: RoundContext, input: Rendered, budget:
   const stream = engine.generate({
     model: plan.model,
     input,
+    ...(conversation ? { conversation } : {}),
     signal,
     ...plan.generation,
     ...(budget !== undefined ? { maxOutputTokens: budget } : {}),
   });
+  // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
+  const single = plan.singleCall;
+  const callMade = () => single && builder.functionCallCount + builder.approvalRequestCount + context.pendingCalls() > 0;
+  if (engine.parsesOutput) return parsedRound(stream, engine, builder, { callMade, stop: () => generation.abort() });
+
+  const parser = plan.createParser();
   const usage = await stream.usage;
   const deltas: Array<[number, number, number]> = [];
   let position = 0;
   let outputTokens = 0;
-  // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
-  const single = plan.singleCall;
-  const callMade = () => single && builder.functionCallCount + builder.approvalRequestCount + context.pendingCalls() > 0;
   const logprobs = plan.generation.topLogprobs !== undefined ? new TextLogprobs() : null;
   const accept = (events: ParseEvent[]) =>
     acceptAll(builder, events, callMade, (length) => logprobs?.take(length, [...parser.reasoningSpans(), ...parser.toolCallSpans()]) ?? []);

@@ -214,7 +214,9 @@ export class ResponseRun {
     } catch (err) {
       if (signal.aborted) return this.finish(this.stopped());
       const data = toApiErrorData(err);
-      return this.finish({ status: 'failed', error: { code: Codes.serverError, type: data.type, param: data.param, message: data.message } });
+      // A rate limit keeps OpenAI's code for it (an upstream's 429); every other failure is a server_error.
+      const code = data.code === Codes.rateLimitExceeded ? Codes.rateLimitExceeded : Codes.serverError;
+      return this.finish({ status: 'failed', error: { code, type: data.type, param: data.param, message: data.message } });
     } finally {
       release();
     }
@@ -260,13 +262,14 @@ export class ResponseRun {
     for (let round = 1; ; round++) {
       const firstItem = this.builder.itemCount;
       const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
-      const result = await modelRound(this.roundContext, input, budget);
+      const result = await modelRound(this.roundContext, input, budget, plan.describe(conversation));
       total.input += result.inputTokens;
       total.cached += result.cachedTokens;
       total.output += result.outputTokens;
       total.reasoning += result.reasoningTokens;
       if (this.stopReason) return { ...this.stopped(), usage: usage() };
       if (result.finish === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usage() };
+      if (result.finish === 'content_filter') return { status: 'incomplete', reason: 'content_filter', usage: usage() };
 
       const calls = this.pending.splice(0);
       if (calls.length === 0) return { status: 'completed', usage: usage() };
@@ -357,8 +360,8 @@ export class ResponseRun {
 
 interface Outcome {
   status: ResponseStatus;
-  error?: ResponseErrorInfo & { code: 'server_error' };
-  reason?: 'max_output_tokens';
+  error?: ResponseErrorInfo & { code: 'server_error' | 'rate_limit_exceeded' };
+  reason?: 'max_output_tokens' | 'content_filter';
   usage?: Usage;
   deleted?: boolean;
   /** The run was stopped (cancel, delete, disconnect, shutdown) rather than ending by itself. */

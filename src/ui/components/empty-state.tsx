@@ -5,6 +5,7 @@ import { formatBytes } from '../format';
 import { modelName, visibleModels } from '../model-names';
 import { needsGpu, suggestModel } from '../suggest-model';
 import { useGpuSupport } from '../use-gpu';
+import { isRemote } from '../remote-models';
 import { GpuNotice } from './gpu-notice';
 
 export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
@@ -24,15 +25,22 @@ export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
       : null;
   const selected = visible.find((m) => m.id === settings.model);
   const downloading = suggestion ? models.downloads[suggestion.id] : undefined;
+  // Never "nothing leaves" while a provider's model is chosen (or one not listed yet, which may be one).
+  const privacy =
+    settings.model !== null && selected === undefined
+      ? ''
+      : isRemote(selected)
+        ? `What you type goes to the server of the provider ${selected!.owned_by}, which runs this model. Chats stay in this browser.`
+        : 'Nothing you type leaves this device.';
 
   return (
     <div className="empty-state">
       <h2>Chat with a model that runs in your browser</h2>
       <p className="muted">
-        Nothing you type leaves this device. The same models answer your own code through an OpenAI-compatible API at{' '}
-        <code>{location.origin}/v1</code>.
+        {privacy}{' '}
+        The same models answer your own code through an OpenAI-compatible API at <code>{location.origin}/v1</code>.
       </p>
-      {(!selected || needsGpu(selected)) && <GpuNotice gpu={gpu} cpuModels={visible.some((m) => !needsGpu(m) && !m.hidden)} cpu={models.status?.cpu} isolation={models.status?.isolation} />}
+      {(!selected || needsGpu(selected)) && <GpuNotice gpu={gpu} cpuModels={visible.some((m) => !needsGpu(m) && !isRemote(m) && !m.hidden)} cpu={models.status?.cpu} isolation={models.status?.isolation} />}
       {suggestion && (
         <div className="notice suggestion" aria-label="Suggested model">
           <p>

@@ -10,6 +10,7 @@ import { useStore } from '../external-store';
 import { formatBytes } from '../format';
 import { modelName, visibleModels } from '../model-names';
 import { needsGpu } from '../suggest-model';
+import { byProvider, isRemote } from '../remote-models';
 import { useGpuSupport, type GpuSupport } from '../use-gpu';
 import { Dialog } from './dialog';
 import { GpuNotice } from './gpu-notice';
@@ -71,7 +72,7 @@ function ModelRow({ model, selected, gpu, onUse }: { model: ModelEntry; selected
         </div>
         <div className="model-facts">
           {model.download_bytes ? <span>{formatBytes(model.download_bytes)} download</span> : null}
-          {model.vram_bytes ? <span>{formatBytes(model.vram_bytes)} GPU memory</span> : needsGpu(model) ? null : <span>runs on CPU</span>}
+          {isRemote(model) ? <span>on {model.owned_by}’s server</span> : model.vram_bytes ? <span>{formatBytes(model.vram_bytes)} GPU memory</span> : needsGpu(model) ? null : <span>runs on CPU</span>}
           {model.context_window ? <span>{model.context_window.toLocaleString()} tokens context</span> : null}
           {model.capabilities?.tools && <span>tools</span>}
           {model.capabilities?.reasoning && <span>reasoning</span>}
@@ -117,7 +118,7 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   const listed = visibleModels(state.models, testModels);
   const list = [...listed.filter((m) => m.recommended), ...listed.filter((m) => !m.recommended)];
   const groups = [
-    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => runsHere(m, gpu)) },
+    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => !isRemote(m) && runsHere(m, gpu)) },
     {
       key: 'gpu',
       title: 'Needs a GPU',
@@ -129,12 +130,14 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
             : gpu.usable === undefined
               ? 'Checking whether this browser can use the GPU…'
               : null,
-      models: list.filter((m) => !runsHere(m, gpu)),
+      models: list.filter((m) => !isRemote(m) && !runsHere(m, gpu)),
     },
+    // A provider's models run on its server: what is sent to them leaves this device.
+    ...byProvider(list).map(({ provider, models }) => ({ key: `provider-${provider}`, title: `On ${provider} (a provider’s server)`, note: 'What you send to these models goes to that server.', models })),
   ];
   return (
     <Dialog open={open} title="Models" onClose={onClose} wide>
-      <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !m.hidden)} cpu={state.status?.cpu} isolation={state.status?.isolation} />
+      <GpuNotice gpu={gpu} cpuModels={list.some((m) => !needsGpu(m) && !isRemote(m) && !m.hidden)} cpu={state.status?.cpu} isolation={state.status?.isolation} />
       {state.statusError && (
         <p className="row-error" role="alert">
           Could not read the runtime's model status: {state.statusError}

@@ -1,10 +1,11 @@
-/** Sampling, limits, instructions, tools, MCP servers, reasoning effort and stored responses; saved as they change. */
+/** Sampling, limits, instructions, tools, MCP servers, providers, reasoning effort and stored responses; saved as they change. */
 import { useServices } from '../app-context';
 import { useStore } from '../external-store';
 import type { ReasoningEffort } from '../settings';
 import { Dialog } from './dialog';
 import { InstallSection } from './install-section';
 import { McpServersSection } from './mcp-servers-section';
+import { ProvidersSection } from './providers-section';
 import { StorageSection } from './storage-section';
 import { FilesSection } from './files-section';
 
@@ -101,6 +102,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
           </p>
         </fieldset>
         <McpServersSection />
+        <ProvidersSection />
         <StorageSection />
         {open && <FilesSection />}
         <InstallSection />
