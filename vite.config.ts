@@ -208,7 +208,16 @@ export default defineConfig({
   plugins: [crossOriginIsolation(), serviceWorker(), pyodideFiles(), compressedFiles()],
   // The runtime worker's lazily imported chunks (wllama, web search's reader, …) are not
   // needed to start: they go to `assets/deferred/`, fetched after "Ready" (DEFERRED_GLOBS).
-  worker: { format: 'es', rolldownOptions: { output: { chunkFileNames: (chunk) => `assets/deferred/${deferredChunkName(chunk.moduleIds)}-[hash].js` } } },
+  // Rolldown's own helpers (`rolldown-runtime`, < 1 kB) become a chunk of their own when the
+  // worker and a lazy chunk both need them: the worker imports it at start, so it is shell.
+  worker: {
+    format: 'es',
+    rolldownOptions: {
+      output: {
+        chunkFileNames: (chunk) => (chunk.name === 'rolldown-runtime' ? 'assets/[name]-[hash].js' : `assets/deferred/${deferredChunkName(chunk.moduleIds)}-[hash].js`),
+      },
+    },
+  },
   resolve: { alias: packageSelfReference() },
   build: { target: 'es2022', rolldownOptions: { input: pages } },
   // Vite answers localhost origins with CORS headers by default; this origin's pages are
