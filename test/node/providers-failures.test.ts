@@ -60,12 +60,14 @@ test('a stream that breaks mid-answer: failed, the text so far kept (in the stor
   expect(stored).toMatchObject({ status: 'failed', output_text: 'Once upon a' });
 });
 
-test('an upstream that sends nothing for the idle limit: failed, saying so; its connection closed', async () => {
+test('an upstream that sends nothing for the idle limit, before or after its headers: failed, saying so; its connection closed', async () => {
   await setup({}, { idleTimeoutMs: 300 });
-  upstream.reply = () => ({ kind: 'silence', headersFirst: true });
-  const failed = failedOf(await streamed({}));
-  expect(failed.error?.message).toMatch(/^Provider 'lab': its server sent nothing for 0 s/);
-  await expect.poll(() => upstream.requests.at(-1)?.closedEarly).toBe(true);
+  for (const headersFirst of [true, false]) {
+    upstream.reply = () => ({ kind: 'silence', headersFirst });
+    const failed = failedOf(await streamed({}));
+    expect(failed.error?.message, `headers first: ${headersFirst}`).toMatch(/^Provider 'lab': its server sent nothing for 0 s/);
+    await expect.poll(() => upstream.requests.at(-1)?.closedEarly).toBe(true);
+  }
 });
 
 test('no finish reason, an unknown one, an error chunk mid-stream, bytes that are not JSON: failed, each saying what happened', async () => {
