@@ -172,17 +172,21 @@ export async function whileRuntimeAnswers<T>(page: Page, work: () => Promise<T>,
 }
 
 /**
- * `run(0)`, and once more as `run(1)` if it ended in {@link NestedWorkerDeadlock} (after
- * `recover`, which closes the stuck browser): the driver's deadlock, said loudly, never a
- * failure of the app hidden by a retry.
+ * `run(0)`, then — only when it ended in {@link NestedWorkerDeadlock}, after `recover`, which
+ * closes the stuck browser — again in a new Firefox, up to {@link DEADLOCK_ATTEMPTS} times in
+ * all: the driver's deadlock, said loudly each time, never a failure of the app hidden by a
+ * retry (any other error ends it at once). On 2 cores it struck one run in three, twice in a
+ * row once: one retry was not enough for CI.
  */
+export const DEADLOCK_ATTEMPTS = 3;
 export async function retryOnNestedWorkerDeadlock<T>(run: (attempt: number) => Promise<T>, recover: () => Promise<void>): Promise<T> {
-  try {
-    return await run(0);
-  } catch (error) {
-    if (!(error instanceof NestedWorkerDeadlock)) throw error;
-    console.warn(`[firefox e2e] ${error.message}: Firefox's remote agent deadlocked a nested worker creation (see NestedWorkerDeadlock); trying once more in a new Firefox.`);
-    await recover();
-    return run(1);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await run(attempt);
+    } catch (error) {
+      if (!(error instanceof NestedWorkerDeadlock) || attempt + 1 >= DEADLOCK_ATTEMPTS) throw error;
+      console.warn(`[firefox e2e] ${error.message}: Firefox's remote agent deadlocked a nested worker creation (see NestedWorkerDeadlock); attempt ${attempt + 2} of ${DEADLOCK_ATTEMPTS} in a new Firefox.`);
+      await recover();
+    }
   }
 }

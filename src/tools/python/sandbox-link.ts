@@ -23,6 +23,7 @@
  * with its container (idle drop, eviction) — see src/tools/README.md.
  */
 import type { CodeRunResult } from '../../ports/tool-ports';
+import { listeningTimeout, type ListeningTimeout } from '../../shared/listening-timeout';
 import type { Interpreter } from './container-pool';
 import { pythonWorkerSource } from './python-worker-main';
 import { fromFrameSchema } from './sandbox-message-schema';
@@ -38,7 +39,7 @@ export interface SandboxLinkOptions {
   timeLimitMs: number;
   /** For pyodide to start in a fresh worker. */
   loadTimeoutMs: number;
-  /** After an interrupt, how long to wait for Python to stop before terminating. Default 2 s. */
+  /** After an interrupt, how long to wait for Python to stop before terminating. Default 3 s: a miss costs the state. */
   interruptGraceMs?: number;
   /** How long a worker has to answer the ping after its `done`. Default 2 s. */
   pingTimeoutMs?: number;
@@ -82,7 +83,7 @@ export class SandboxLink {
     const loadSeconds = this.options.loadTimeoutMs / 1000;
     return new Promise<Interpreter>((resolve, reject) => {
       const settle = (error: Error | null, interpreter?: () => Interpreter) => {
-        clearTimeout(timer);
+        timer?.clear();
         signal.removeEventListener('abort', onAbort);
         this.route(worker, undefined);
         if (error) {
@@ -91,7 +92,7 @@ export class SandboxLink {
         } else resolve(interpreter!()); // after the route is cleared: the interpreter takes it over
       };
       const onAbort = () => settle(signal.reason instanceof Error ? signal.reason : new Error('Python start was cancelled'));
-      const timer = setTimeout(() => settle(new Error(`Python did not start within ${loadSeconds} s`)), this.options.loadTimeoutMs);
+      const timer = listeningTimeout(() => settle(new Error(`Python did not start within ${loadSeconds} s`)), this.options.loadTimeoutMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.route(worker, (message) => {
         if (message.kind === 'ready') settle(null, () => new SandboxInterpreter(this, worker, message.interruptible));
@@ -125,7 +126,7 @@ class SandboxInterpreter implements Interpreter {
   #disposed = false;
   /** Set when the worker was stopped between calls: what the next call says. */
   #stoppedWhy: string | undefined;
-  #idle: { interval: ReturnType<typeof setInterval>; deadline?: ReturnType<typeof setTimeout> } | undefined;
+  #idle: { interval: ReturnType<typeof setInterval>; deadline?: ListeningTimeout } | undefined;
 
   constructor(
     private readonly link: SandboxLink,
@@ -141,17 +142,17 @@ class SandboxInterpreter implements Interpreter {
     }
     this.#stopIdleWatch();
     const call = ++this.#calls;
-    const { timeLimitMs, interruptGraceMs = 2000, pingTimeoutMs = 2000, config } = this.link.options;
+    const { timeLimitMs, interruptGraceMs = 3000, pingTimeoutMs = 2000, config } = this.link.options;
     const seconds = timeLimitMs / 1000;
     const deadline = Date.now() + timeLimitMs;
     let logs = '';
     let interrupted = false;
     /** The worker's claim that the call is done, waiting for its answer to `ping`. */
     let claimed: { answer: Extract<FromFrame, { kind: 'done' }>; nonce: string } | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: ListeningTimeout | undefined;
     return new Promise((resolve) => {
       const finish = (result: Omit<CodeRunResult, 'logs'>, alive: boolean) => {
-        clearTimeout(timer);
+        timer?.clear();
         signal.removeEventListener('abort', onAbort);
         this.link.route(this.worker, undefined);
         if (alive) this.#watchIdle();
@@ -167,9 +168,9 @@ class SandboxInterpreter implements Interpreter {
         }
         interrupted = true;
         this.link.post({ kind: 'interrupt', worker: this.worker });
-        timer = setTimeout(onLimit, interruptGraceMs);
+        timer = listeningTimeout(onLimit, interruptGraceMs);
       };
-      timer = setTimeout(onLimit, timeLimitMs);
+      timer = listeningTimeout(onLimit, timeLimitMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.link.route(this.worker, (message) => {
         if (message.kind === 'failed') return lost(`The Python sandbox stopped unexpectedly (${message.message}).`);
@@ -188,8 +189,8 @@ class SandboxInterpreter implements Interpreter {
           this.link.post({ kind: 'ping', worker: this.worker, nonce: claimed.nonce });
           // A worker that is really done answers at once; it gets the rest of the limit,
           // and at least `pingTimeoutMs`, so a busy machine does not cost a good state.
-          clearTimeout(timer);
-          timer = setTimeout(onLimit, Math.max(deadline - Date.now(), pingTimeoutMs) + (interrupted ? interruptGraceMs : 0));
+          timer?.clear();
+          timer = listeningTimeout(onLimit, Math.max(deadline - Date.now(), pingTimeoutMs) + (interrupted ? interruptGraceMs : 0));
         }
       });
       this.link.post({ kind: 'run', worker: this.worker, call, code });
@@ -221,7 +222,7 @@ class SandboxInterpreter implements Interpreter {
       if (message.kind === 'pong') {
         if (message.nonce !== expected) return;
         expected = undefined;
-        clearTimeout(this.#idle?.deadline);
+        this.#idle?.deadline?.clear();
       } else if (message.kind === 'failed') stop(`The Python sandbox stopped unexpectedly (${message.message}).`);
       else stop(`${background} (it sent ${message.kind === 'output' ? 'output' : `a "${message.kind}" message`} while idle).`);
     });
@@ -229,7 +230,7 @@ class SandboxInterpreter implements Interpreter {
       if (expected) return; // the last one is still out; its deadline decides
       expected = nonce();
       this.link.post({ kind: 'ping', worker: this.worker, nonce: expected });
-      this.#idle!.deadline = setTimeout(() => stop(`${background} (it did not answer within ${idlePingTimeoutMs / 1000} s).`), idlePingTimeoutMs);
+      this.#idle!.deadline = listeningTimeout(() => stop(`${background} (it did not answer within ${idlePingTimeoutMs / 1000} s).`), idlePingTimeoutMs);
     };
     this.#idle = { interval: setInterval(ping, idlePingMs) };
     ping(); // at once, too: code scheduled by the call may already be running
@@ -238,7 +239,7 @@ class SandboxInterpreter implements Interpreter {
   #stopIdleWatch(): void {
     if (!this.#idle) return;
     clearInterval(this.#idle.interval);
-    clearTimeout(this.#idle.deadline);
+    this.#idle.deadline?.clear();
     this.#idle = undefined;
     this.link.route(this.worker, undefined);
   }
