@@ -24,7 +24,7 @@ export interface IngestionDeps {
   store: FileStore;
   library: FileLibrary;
   indexes: StoreIndexes;
-  embedders: ReadonlyMap<string, Embedder>;
+  embedder: (id: string) => Embedder | undefined;
   busy: () => boolean;
 }
 
@@ -113,7 +113,7 @@ export class Ingestion {
 
     let vectors: Array<Float32Array | null> = texts.map(() => null);
     if (vectorStore.embedder) {
-      const embedder = this.deps.embedders.get(vectorStore.embedder.model);
+      const embedder = this.deps.embedder(vectorStore.embedder.model);
       if (!embedder)
         return void (await fail({ code: 'server_error', message: `The embedding model ${vectorStore.embedder.model} of this vector store is not available in this runtime.` }));
       try {
@@ -122,6 +122,16 @@ export class Ingestion {
         if (signal.aborted) throw err;
         return void (await fail({ code: 'server_error', message: `Embedding the file with ${embedder.info.id} failed: ${describeError(err)}` }));
       }
+      const made = vectors[0]?.length ?? 0;
+      const expected = vectorStore.embedder.dimensions;
+      // A provider's model says its length only with its first vectors: the store learns it
+      // then. Vectors of another length are another model's: a store never mixes them.
+      if (expected === 0) await this.#learnDimensions(job.storeId, made, signal);
+      else if (made !== expected)
+        return void (await fail({
+          code: 'server_error',
+          message: `${embedder.info.id} made vectors of ${made} dimensions, but this vector store's have ${expected}: the model behind that name has changed. A store never mixes two models' vectors; make a new vector store for this file.`,
+        }));
     }
     const chunks: StoredChunk[] = texts.map((text, index) => ({ vector_store_id: job.storeId, file_id: job.fileId, index, text, vector: vectors[index] ?? null }));
     const dimensions = vectors[0]?.length ?? 0;
@@ -132,6 +142,13 @@ export class Ingestion {
       return false;
     });
     if (written) await indexes.fileCompleted(job.storeId, job.fileId, chunks.map((c) => ({ fileId: c.file_id, index: c.index, text: c.text, vector: c.vector })));
+  }
+
+  /** Records the length of a store's vectors, once, when its model (a provider's) first said it. */
+  async #learnDimensions(storeId: string, dimensions: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const latest = await this.deps.store.getVectorStore(storeId);
+    if (latest?.embedder && latest.embedder.dimensions === 0) await this.deps.store.putVectorStore({ ...latest, embedder: { ...latest.embedder, dimensions } });
   }
 
   /** The chunks' vectors, a batch at a time, each input cut to what the model embeds whole. */
