@@ -9,7 +9,7 @@
  */
 import type { Embedder } from '../../ports/embedder';
 import type { FileStore, StoredChunk, StoredStoreFile } from '../../ports/file-store';
-import { describeError } from '../../shared/api-error';
+import { ApiError, describeError } from '../../shared/api-error';
 import { sleep } from '../../shared/abort';
 import { chunkText, estimateTokens } from './chunk-text';
 import type { FileLibrary } from './file-library';
@@ -120,7 +120,9 @@ export class Ingestion {
         vectors = await this.#embed(embedder, texts, signal);
       } catch (err) {
         if (signal.aborted) throw err;
-        return void (await fail({ code: 'server_error', message: `Embedding the file with ${embedder.info.id} failed: ${describeError(err)}` }));
+        // An ApiError's message is already a sentence for a person (a provider's names it).
+        const why = err instanceof ApiError ? err.data.message : describeError(err);
+        return void (await fail({ code: 'server_error', message: `Embedding the file with ${embedder.info.id} failed: ${why}` }));
       }
       const made = vectors[0]?.length ?? 0;
       const expected = vectorStore.embedder.dimensions;
