@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
+import { LocalShellAction } from './client-call-items';
 
 const caller = z.union([z.strictObject({ type: z.literal('direct') }), z.strictObject({ type: z.literal('program'), caller_id: z.string() })]).nullish();
 const status = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
@@ -62,14 +63,7 @@ export const LocalShellCallInput = z.strictObject({
   type: z.literal('local_shell_call'),
   id: itemId,
   call_id: z.string().min(1),
-  action: z.strictObject({
-    type: z.literal('exec'),
-    command: z.array(z.string()),
-    env: z.record(z.string(), z.string()),
-    timeout_ms: z.number().int().nullish(),
-    user: z.string().nullish(),
-    working_directory: z.string().nullish(),
-  }),
+  action: z.strictObject(LocalShellAction.shape),
   status,
 });
 

@@ -24,8 +24,6 @@ export const WS_CLOSE = {
   goingAway: 1001,
   /** The connection ended without a close frame: the local runtime stopped (its tab closed). */
   abnormal: 1006,
-  /** The runtime failed in a way that ends the connection. */
-  internalError: 1011,
 } as const;
 
 /** How long one connection may live, as on OpenAI (60 minutes); then a new one must be opened. */

@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI-compatible upstream on a real 127.0.0.1 port (node:http), for what a
  * real server will not do on demand: a tool call from a tiny model, a 429, a stream that
- * breaks off mid-answer, silence, a redirect, CORS answers of each kind. It speaks the Chat
+ * breaks off mid-answer, silence, a server that moved (redirects), CORS answers of each kind. It speaks the Chat
  * Completions stream as llama.cpp sends it (first chunk `role`, one chunk per piece, a
  * finish chunk, a usage chunk, `[DONE]`) and the Responses stream's events.
  *
@@ -26,8 +26,6 @@ export type Reply =
   | { kind: 'break'; pieces: Piece[] }
   /** Headers and nothing more, until the client gives up. */
   | { kind: 'silence'; headersFirst?: boolean }
-  /** A redirect to `location`. */
-  | { kind: 'redirect'; location: string }
   /** Raw bytes as the stream body (after 200 headers). */
   | { kind: 'raw'; body: string }
   /** A JSON answer (200 unless `status`). */
@@ -75,6 +73,8 @@ export interface FakeUpstream {
   reply: (body: Record<string, unknown>, request: RecordedRequest) => Reply | Promise<Reply>;
   /** Answers `POST /v1/embeddings` (default: fakeEmbeddings). */
   embeddings: (body: Record<string, unknown>, request: RecordedRequest) => Reply | Promise<Reply>;
+  /** Set: a server that moved — every request (a probe's GET too) is redirected there, path kept. */
+  movedTo: string | null;
   close(): Promise<void>;
 }
 
@@ -128,6 +128,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     maxInFlight: 0,
     reply: (body) => ({ kind: 'chat', pieces: piecesOf(`You said: ${lastUserText(body)}`) }),
     embeddings: (body) => fakeEmbeddings(body, options.embeddingDimensions),
+    movedTo: null,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -161,6 +162,11 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         res.writeHead(status, { ...cors(req), 'content-type': 'application/json', ...headers });
         res.end(JSON.stringify(body));
       };
+      if (upstream.movedTo !== null) {
+        ended = true;
+        res.writeHead(302, { ...cors(req), location: `${upstream.movedTo}${path}` });
+        return res.end();
+      }
       if (options.apiKey && req.headers.authorization !== `Bearer ${options.apiKey}`) {
         const sent = (req.headers.authorization ?? '').replace(/^Bearer /, '');
         return json(401, { error: { message: `Incorrect API key provided: ${sent || '(none)'}.`, type: 'invalid_request_error', code: 'invalid_api_key' } });
@@ -179,10 +185,6 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
             return json(reply.status, reply.body, reply.headers);
           case 'json':
             return json(reply.status ?? 200, reply.body);
-          case 'redirect':
-            ended = true;
-            res.writeHead(302, { ...cors(req), location: reply.location });
-            return res.end();
           case 'silence':
             if (reply.headersFirst) stream();
             return;

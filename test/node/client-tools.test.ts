@@ -200,6 +200,11 @@ describe('messages and outputs as clients send them', () => {
     });
     const items = (await local.client.responses.inputItems.list(response.id, { order: 'asc' })).data as Array<{ phase?: string }>;
     expect(items.map((i) => i.phase ?? null)).toEqual(['commentary', 'final_answer', null]);
+    // In a conversation too: its items keep the phase they were given.
+    const conversation = await local.client.conversations.create({ items: [{ type: 'message', role: 'assistant', phase: 'commentary', content: 'Looking.' } as never] });
+    await local.client.responses.create({ model, conversation: conversation.id, input: 'Go on' });
+    const kept = (await local.client.conversations.items.list(conversation.id, { order: 'asc' })).data as Array<{ phase?: string }>;
+    expect(kept.map((i) => i.phase ?? null)).toEqual(['commentary', null, null]);
   });
 
   test('function_call_output and custom_tool_call_output with text and file parts: a file is shown as its text, as in messages', async () => {

@@ -114,11 +114,13 @@ test('failures name the provider and never show the key: its 400 passed on, 401,
   // A redirect is refused: neither the key nor the inputs follow it.
   const elsewhere = await startFakeUpstream();
   try {
-    upstream.embeddings = () => ({ kind: 'redirect', location: `${elsewhere.baseUrl}/embeddings` });
+    upstream.movedTo = elsewhere.origin;
     const redirected = await failed(local.client.embeddings.create({ model: 'lab/emb', input: 'x' }));
     expect(redirected.message).toMatch(/provider 'lab'/i);
     expect(elsewhere.requests.filter((r) => r.method === 'POST')).toEqual([]);
+    expect(elsewhere.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
   } finally {
+    upstream.movedTo = null;
     await elsewhere.close();
   }
 

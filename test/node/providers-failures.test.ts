@@ -60,12 +60,14 @@ test('a stream that breaks mid-answer: failed, the text so far kept (in the stor
   expect(stored).toMatchObject({ status: 'failed', output_text: 'Once upon a' });
 });
 
-test('an upstream that sends nothing for the idle limit: failed, saying so; its connection closed', async () => {
+test('an upstream that sends nothing for the idle limit, before or after its headers: failed, saying so; its connection closed', async () => {
   await setup({}, { idleTimeoutMs: 300 });
-  upstream.reply = () => ({ kind: 'silence', headersFirst: true });
-  const failed = failedOf(await streamed({}));
-  expect(failed.error?.message).toMatch(/^Provider 'lab': its server sent nothing for 0 s/);
-  await expect.poll(() => upstream.requests.at(-1)?.closedEarly).toBe(true);
+  for (const headersFirst of [true, false]) {
+    upstream.reply = () => ({ kind: 'silence', headersFirst });
+    const failed = failedOf(await streamed({}));
+    expect(failed.error?.message, `headers first: ${headersFirst}`).toMatch(/^Provider 'lab': its server sent nothing for 0 s/);
+    await expect.poll(() => upstream.requests.at(-1)?.closedEarly).toBe(true);
+  }
 });
 
 test('no finish reason, an unknown one, an error chunk mid-stream, bytes that are not JSON: failed, each saying what happened', async () => {
@@ -89,7 +91,7 @@ test('the context is too long upstream: failed naming context_length_exceeded; a
   upstream.reply = () => ({ kind: 'error', status: 400, body: { error: { code: 400, message: 'request (9000 tokens) exceeds the available context size (2048 tokens), try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 9000, n_ctx: 2048 } } });
   const response = await local.client.responses.create({ model: 'lab/tiny', input: 'Hi' });
   expect(response.status).toBe('failed');
-  expect(response.error?.message).toMatch(/^Provider 'lab': the input does not fit the model's context window: request \(9000 tokens\) exceeds/);
+  expect(response.error?.message).toMatch(/^Provider 'lab': the input does not fit the model's context window \(context_length_exceeded\): request \(9000 tokens\) exceeds/);
 
   await addProvider(local, { id: 'small', base_url: upstream.baseUrl, models: ['tiny'], context_window: 50 });
   const before = upstream.requests.length;
@@ -123,10 +125,11 @@ test('cancel aborts the upstream request at once; the response ends cancelled', 
 test('a redirect is refused: the key and the conversation go to the provider’s origin only', async () => {
   const elsewhere = await startFakeUpstream();
   await setup({ api_key: KEY });
-  upstream.reply = () => ({ kind: 'redirect', location: `${elsewhere.baseUrl}/chat/completions` });
+  upstream.movedTo = elsewhere.origin;
   const response = await local.client.responses.create({ model: 'lab/tiny', input: 'secret plans' });
   expect(response.status).toBe('failed');
-  expect(response.error?.message).toMatch(/Could not reach provider 'lab'/);
+  expect(response.error?.message).toMatch(/^Provider 'lab' answered with a redirect to another address, which this runtime does not follow/);
+  expect(response.error?.message).not.toContain(KEY);
   expect(elsewhere.requests).toEqual([]);
   await elsewhere.close();
 });

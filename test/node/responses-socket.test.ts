@@ -186,3 +186,11 @@ test('only /v1/responses has a WebSocket mode: another URL is refused', async ()
   local = await localClient();
   expect(() => local!.server.openSocket('ws://local.test/v1/realtime', { send() {}, close() {} })).toThrow(/WebSocket mode is \/v1\/responses/);
 });
+
+test('the runtime shutting down closes its connections with 1001 (going away)', async () => {
+  local = await localClient();
+  const socket = openTestSocket(local.server);
+  expect(responseOf(terminal(await socket.create({ model, input: 'before', stream: true }))).output_text).toBe('You said: before');
+  await local.server.close();
+  expect(await socket.whenClosed()).toEqual({ code: 1001, reason: 'the local runtime is shutting down' });
+});

@@ -35,6 +35,25 @@ test('instructions and system/developer notes as system; calls join the assistan
   ]);
 });
 
+test('a tool output’s images follow the run of tool messages as one user message (a tool message holds text only)', () => {
+  const png = 'data:image/png;base64,AAAA';
+  expect(
+    chatMessages({
+      tools: [],
+      items: [
+        { type: 'function_call', call_id: 'a', name: 'shot', arguments: '{}' },
+        { type: 'function_call', call_id: 'b', name: 'f', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'a', output: 'a screenshot', images: [png] },
+        { type: 'function_call_output', call_id: 'b', output: '2' },
+      ],
+    }).slice(1),
+  ).toEqual([
+    { role: 'tool', tool_call_id: 'a', content: 'a screenshot' },
+    { role: 'tool', tool_call_id: 'b', content: '2' },
+    { role: 'user', content: [{ type: 'text', text: 'The images the tool returned (call a):' }, { type: 'image_url', image_url: { url: png } }] },
+  ]);
+});
+
 test('OpenAI gets max_completion_tokens, servers max_tokens; json_object; top_logprobs 0 asks for 1', () => {
   expect(chatProfile('https://api.openai.com/v1').maxTokensField).toBe('max_completion_tokens');
   expect(chatProfile('http://127.0.0.1:8080/v1').maxTokensField).toBe('max_tokens');

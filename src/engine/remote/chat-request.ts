@@ -4,7 +4,7 @@
  * upstream applies its own model's template — never as our rendered prompt: instructions,
  * system and developer notes as `system`; user text and images as `content` parts; an
  * assistant's text and the function calls after it as one assistant message with
- * `tool_calls`; tool outputs as `tool` messages. Reasoning the model did earlier is not sent
+ * `tool_calls`; tool outputs as `tool` messages (their images in a user message after them). Reasoning the model did earlier is not sent
  * back (most servers refuse or ignore it in history).
  */
 import type { ConversationItem, RenderInput, ToolSpec } from '../../chat/chat-format';
@@ -40,7 +40,8 @@ function userContent(item: Extract<ConversationItem, { type: 'message' }>): Chat
 export function chatMessages(conversation: RenderInput): ChatMessage[] {
   const messages: ChatMessage[] = [];
   if (conversation.instructions) messages.push({ role: 'system', content: conversation.instructions });
-  for (const item of conversation.items) {
+  const toolImages: Array<{ callId: string; url: string }> = [];
+  for (const [index, item] of conversation.items.entries()) {
     switch (item.type) {
       case 'message':
         if (item.role === 'assistant') messages.push({ role: 'assistant', content: item.text });
@@ -56,9 +57,18 @@ export function chatMessages(conversation: RenderInput): ChatMessage[] {
       }
       case 'function_call_output':
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: item.output });
+        // A `tool` message holds text only: a tool's images follow, after the run of tool
+        // messages (nothing may come between the calls' answers), as a user message.
+        for (const url of item.images ?? []) toolImages.push({ callId: item.call_id, url });
         break;
       case 'reasoning':
         break;
+    }
+    const next = conversation.items[index + 1];
+    if (toolImages.length && next?.type !== 'function_call_output') {
+      const calls = [...new Set(toolImages.map((image) => image.callId))].join(', ');
+      messages.push({ role: 'user', content: [{ type: 'text', text: `The images the tool returned (call ${calls}):` }, ...toolImages.map(({ url }) => ({ type: 'image_url' as const, image_url: { url } }))] });
+      toolImages.length = 0;
     }
   }
   return messages;

@@ -21,6 +21,8 @@ function inputItems(conversation: RenderInput): unknown[] {
       case 'function_call':
         return [{ type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments }];
       case 'function_call_output':
+        if (item.images?.length)
+          return [{ type: 'function_call_output', call_id: item.call_id, output: [{ type: 'input_text', text: item.output }, ...item.images.map((image_url) => ({ type: 'input_image', image_url, detail: 'auto' }))] }];
         return [{ type: 'function_call_output', call_id: item.call_id, output: item.output }];
       case 'reasoning':
         return [];

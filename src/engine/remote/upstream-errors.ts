@@ -41,11 +41,27 @@ export function corsAdvice(origin: string): string {
  * `fetch` rejected: nothing came back that the page may read. `reachable`: a no-CORS probe of
  * the same server got an (opaque) answer, so the server is up and CORS is the likely cause.
  */
-export function unreachable(provider: ProviderFacts, reachable: boolean, cause: unknown): ApiError {
+/** How a server answered a request sent without CORS: not at all, with a redirect, or otherwise. */
+export type Reachability = 'silent' | 'redirects' | 'answers';
+
+export function unreachable(provider: ProviderFacts, reachable: Reachability, cause: unknown): ApiError {
   const where = `provider '${provider.id}' at ${provider.baseUrl}`;
-  const why = reachable
-    ? `The server answers, but not to requests from ${provider.appOrigin}: it does not allow this origin (CORS).`
-    : `Either its server is not running or cannot be reached from this browser, or it does not allow requests from ${provider.appOrigin} (CORS) — the browser does not say which.`;
+  if (reachable === 'redirects') {
+    return new ApiError(
+      {
+        status: 502,
+        type: 'server_error',
+        code: Codes.providerUnreachable,
+        param: null,
+        message: `Provider '${provider.id}' answered with a redirect to another address, which this runtime does not follow: the key and the conversation go to ${provider.baseUrl} only. Set the provider's address to the one it redirects to (often http → https, or a missing or extra /v1) in Settings → Providers.`,
+      },
+      { cause },
+    );
+  }
+  const why =
+    reachable === 'answers'
+      ? `The server answers, but not to requests from ${provider.appOrigin}: it does not allow this origin (CORS).`
+      : `Either its server is not running or cannot be reached from this browser, or it does not allow requests from ${provider.appOrigin} (CORS) — the browser does not say which.`;
   const lna = provider.baseUrl.startsWith('http:') ? ' From a page on https, Chrome also asks before it lets the page reach a local-network address: use Test connection in Settings → Providers once.' : '';
   return new ApiError(
     { status: 502, type: 'server_error', code: Codes.providerUnreachable, param: null, message: `Could not reach ${where}. ${why} ${corsAdvice(provider.appOrigin)}${lna}` },
@@ -126,7 +142,9 @@ export function httpError(provider: ProviderFacts, status: number, error: Upstre
       type: 'invalid_request_error',
       code: Codes.contextLengthExceeded,
       param: 'input',
-      message: `${name}: the input does not fit the model's context window: ${said}. Shorten the input, or use truncation: "auto" or compaction (give the provider its context_window so they can tell).`,
+      // `code` is lost once a response has started (a failed response carries only the SDK's
+      // codes), so the message names it too, for clients that match on it.
+      message: `${name}: the input does not fit the model's context window (context_length_exceeded): ${said}. Shorten the input, or use truncation: "auto" or compaction (give the provider its context_window so they can tell).`,
     });
   if (status === 404)
     return new ApiError({

@@ -7,7 +7,7 @@
  */
 import { readCapped } from '../../shared/read-capped';
 import { privateHost } from '../../shared/private-host';
-import { httpError, parseUpstreamError, streamFailure, unreachable, type ProviderFacts } from './upstream-errors';
+import { httpError, parseUpstreamError, streamFailure, unreachable, type ProviderFacts, type Reachability } from './upstream-errors';
 
 export interface UpstreamOptions {
   /** `fetch` (tests hand in their own). */
@@ -133,14 +133,17 @@ export async function upstreamJson(provider: ProviderFacts, request: UpstreamReq
 }
 
 /**
- * Whether the server answers at all when asked without CORS (an opaque answer). A fetch that failed with CORS then tells "refused this origin"
- * from "down or unreachable"; nothing of the probe's answer can be read.
+ * How the server answers when asked without CORS (an opaque answer): not at all, with a
+ * redirect, or with anything else. A fetch that failed with CORS or a refused redirect then
+ * tells "refused this origin" and "redirects elsewhere" from "down or unreachable"; nothing
+ * of the probe's answer can be read but its kind.
  */
-async function probe(fetchFn: typeof fetch, url: string): Promise<boolean> {
+async function probe(fetchFn: typeof fetch, url: string): Promise<Reachability> {
   try {
-    await fetchFn(url, { mode: 'no-cors', credentials: 'omit', redirect: 'manual', signal: AbortSignal.timeout(3000) });
-    return true;
+    const answer = await fetchFn(url, { mode: 'no-cors', credentials: 'omit', redirect: 'manual', signal: AbortSignal.timeout(3000) });
+    // A browser gives an `opaqueredirect`; a fetch outside one, the 3xx itself.
+    return answer.type === 'opaqueredirect' || (answer.status >= 300 && answer.status < 400) ? 'redirects' : 'answers';
   } catch {
-    return false;
+    return 'silent';
   }
 }

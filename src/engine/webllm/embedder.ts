@@ -20,6 +20,7 @@ import { generationError, loadError, webGpuUnavailable } from '../engine-errors'
 import { detectWebGpu, type WebGpuSupport } from '../webgpu-support';
 import { mirrorRecord } from './catalog';
 import { EMBEDDING_RECORDS } from './embedding-records';
+import { oneAtATime } from '../../shared/one-at-a-time';
 
 /** The part of web-llm's engine an embedder uses; its `MLCEngine` has it. */
 export interface MLCEmbeddingEngineLike {
@@ -56,7 +57,8 @@ export interface WebLlmEmbedderOptions {
 export class WebLlmEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly #engine = loadOnce(() => this.#load());
-  #queue: Promise<unknown> = Promise.resolve();
+  /** One embedding call at a time: the engine has one model context. */
+  readonly #serial = oneAtATime();
   readonly #appConfig: AppConfig;
 
   constructor(
@@ -81,9 +83,7 @@ export class WebLlmEmbedder implements Embedder {
   }
 
   embed(inputs: readonly string[], options: EmbedOptions): Promise<Embedding> {
-    const run = this.#queue.then(() => this.#embed(inputs, options));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#serial(() => this.#embed(inputs, options));
   }
 
   async #embed(inputs: readonly string[], { kind, signal, truncate }: EmbedOptions): Promise<Embedding> {

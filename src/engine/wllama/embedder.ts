@@ -20,6 +20,7 @@ import { Codes } from '../../shared/error-codes';
 import { downloadStalled, notAGgufModel, noModelSource, wllamaGenerationError, wllamaLoadError } from './errors';
 import { ggufUrl } from './gguf-catalog';
 import type { WllamaContextInfo, WllamaLoadParams } from './wllama-like';
+import { oneAtATime } from '../../shared/one-at-a-time';
 
 export interface GgufEmbeddingEntry {
   id: string;
@@ -102,7 +103,8 @@ export class WllamaEmbedder implements Embedder {
   readonly info: EmbedderInfo;
   readonly #loaded = loadOnce(() => this.#load());
   /** One embedding call at a time: llama.cpp's server has one slot. */
-  #queue: Promise<unknown> = Promise.resolve();
+  /** One embedding call at a time: the engine has one model context. */
+  readonly #serial = oneAtATime();
 
   constructor(
     private readonly entry: GgufEmbeddingEntry,
@@ -124,9 +126,7 @@ export class WllamaEmbedder implements Embedder {
   }
 
   embed(inputs: readonly string[], options: EmbedOptions): Promise<Embedding> {
-    const run = this.#queue.then(() => this.#embed(inputs, options));
-    this.#queue = run.catch(() => undefined);
-    return run;
+    return this.#serial(() => this.#embed(inputs, options));
   }
 
   async #embed(inputs: readonly string[], { kind, signal, truncate }: EmbedOptions): Promise<Embedding> {

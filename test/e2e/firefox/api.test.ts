@@ -186,6 +186,54 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
     }
   });
 
+  test('WebSocket mode: new WebSocket(ws://<origin>/v1/responses) in the page streams a turn as frames', async () => {
+    const result = await page.evaluate(async () => {
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/v1/responses`);
+      const frames: Array<{ type: string; sequence_number?: number; response?: { output_text?: string; status?: string } }> = [];
+      const ended = new Promise<void>((resolve, reject) => {
+        ws.addEventListener('message', (e) => {
+          const frame = JSON.parse(String(e.data)) as (typeof frames)[number];
+          frames.push(frame);
+          if (frame.type === 'response.completed' || frame.type === 'error') resolve();
+        });
+        ws.addEventListener('close', (e) => reject(new Error(`closed ${e.code} ${e.reason}`)));
+      });
+      await new Promise((resolve, reject) => {
+        ws.addEventListener('open', resolve, { once: true });
+        ws.addEventListener('error', () => reject(new Error('the socket did not open')), { once: true });
+      });
+      ws.send(JSON.stringify({ type: 'response.create', model: 'test-scripted', input: 'over a socket in firefox' }));
+      await ended;
+      const closed = new Promise<number>((resolve) => ws.addEventListener('close', (e) => resolve(e.code)));
+      ws.close(1000);
+      const last = frames.at(-1)!;
+      return { types: [frames[0]!.type, last.type], sequence: frames.map((f) => f.sequence_number), text: last.response?.output_text, code: await closed };
+    });
+    expect(result.types).toEqual(['response.created', 'response.completed']);
+    expect(result.sequence).toEqual(result.sequence.map((_, i) => i));
+    expect(result.text).toBe('You said: over a socket in firefox');
+    expect(result.code).toBe(1000);
+  });
+
+  test('Files and vector stores: a multipart upload (no Request.body here) is stored byte for byte, ingested and found', async () => {
+    const result = await page.evaluate(async () => {
+      const sdk = window.sdk!;
+      const text = 'The lighthouse keeper logs the tide at dawn.\n'.repeat(2000) + 'Pelicans migrate along the coast in spring.';
+      const file = await sdk.files.create({ file: new File([text], 'notes.txt', { type: 'text/plain' }), purpose: 'assistants' });
+      const back = await (await sdk.files.content(file.id)).text();
+      const created = await sdk.vectorStores.create({ name: 'firefox' });
+      const attached = await sdk.vectorStores.files.createAndPoll(created.id, { file_id: file.id });
+      const store = await sdk.vectorStores.retrieve(created.id);
+      const found = await sdk.vectorStores.search(store.id, { query: 'pelicans migrate' });
+      return { bytes: file.bytes, same: back === text, status: attached.status, counts: store.file_counts, top: found.data[0]?.content[0]?.text ?? '' };
+    });
+    expect(result.same).toBe(true);
+    expect(result.status).toBe('completed');
+    expect(result.bytes).toBeGreaterThan(90_000);
+    expect(result.counts).toMatchObject({ completed: 1, failed: 0, total: 1 });
+    expect(result.top).toContain('Pelicans migrate');
+  });
+
   test('reload: stored responses are still there (IndexedDB in Firefox)', async () => {
     const id = await page.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-scripted', input: 'keep me' })).id);
     await page.reload();
