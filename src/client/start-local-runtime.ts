@@ -69,7 +69,8 @@ export interface StartLocalRuntimeOptions {
   providers?: ProviderOptions[];
   /**
    * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
-   * search (an id `/v1/models` lists with `type: "embedding"`). Default: the stored runtime
+   * search (an id `/v1/models` lists with `type: "embedding"`, or a provider's model,
+   * `'<provider>/<upstream id>'`, embedded by its server's `/embeddings`). Default: the stored runtime
    * options', else none (keyword search, no model needed).
    */
   fileSearch?: FileSearchOptions;

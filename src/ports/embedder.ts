@@ -2,7 +2,7 @@
  * The embedder contract: a model that turns text into vectors, for `POST /v1/embeddings` and
  * for the embedding side of file search. Engines implement it next to their chat models
  * (web-llm's embedding models on WebGPU, a GGUF embedding model on the CPU engine, the
- * `test-embedding` model); a provider's `/v1/embeddings` can be one more.
+ * `test-embedding` model), and a provider's `/v1/embeddings` (engine/remote/).
  */
 
 export interface EmbedderInfo {
@@ -23,6 +23,13 @@ export interface EmbedderInfo {
   hidden?: boolean;
   /** Bytes to download before first use, when known. */
   download_bytes?: number;
+  /**
+   * The provider, for a provider's model (`<provider>/<upstream id>`): its limits are the
+   * upstream's to enforce. `dimensions` is 0 until its first vectors came back,
+   * `max_input_tokens` is what file search cuts chunks to (the provider's context window, or
+   * 8192), and a `dimensions` option is passed on for the upstream to honour or refuse.
+   */
+  provider?: string;
 }
 
 export interface EmbedOptions {
@@ -35,6 +42,8 @@ export interface EmbedOptions {
    * `context_length_exceeded` (`/v1/embeddings`, as OpenAI answers).
    */
   truncate?: boolean;
+  /** Shorter vectors, asked of a model that makes them itself (a provider's: passed on upstream). */
+  dimensions?: number;
 }
 
 export interface Embedding {

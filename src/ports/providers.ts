@@ -5,6 +5,7 @@
  * - a ProviderStore keeps their settings (IndexedDB: store/idb-provider-store.ts);
  * - `ConnectProvider` makes the engine that speaks to one (engine/remote/).
  */
+import type { Embedder } from './embedder';
 import type { Engine, ModelInfo } from './engine';
 
 export type ProviderApi = 'chat_completions' | 'responses';
@@ -52,6 +53,12 @@ export interface RemoteEngine extends Engine {
   listModels(signal: AbortSignal): Promise<ModelInfo[]>;
   /** The entry for an upstream model id it was not asked about (a provider's configured `models`). */
   modelInfo(upstreamId: string): ModelInfo;
+  /**
+   * The upstream model `upstreamId` as an embedder (its `POST /embeddings`), one per id. The
+   * upstream's model list is not asked: it does not say which models embed, and a model it
+   * does not serve is its 404, naming the provider.
+   */
+  embedder(upstreamId: string): Embedder;
 }
 
 export type ConnectProvider = (connection: ProviderConnection) => RemoteEngine;

@@ -65,8 +65,9 @@ export interface ProviderOptions {
 /** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */
 export interface FileSearchOptions {
   /**
-   * The embedding model (an id `/v1/models` lists with `type: "embedding"`) that vector stores
-   * created from now on embed their chunks with, for hybrid (keyword + embedding) search. A
+   * The embedding model (an id `/v1/models` lists with `type: "embedding"`, or a provider's
+   * model `<provider>/<upstream id>`, which its server's `POST /embeddings` embeds with) that
+   * vector stores created from now on embed their chunks with, for hybrid (keyword + embedding) search. A
    * store keeps the model it was made with. Absent: keyword search only, no model needed.
    */
   embeddingModel?: string;

@@ -10,6 +10,7 @@
  */
 import type { ChatFormat } from '../chat/chat-format';
 import { qwenFormat } from '../chat/qwen-format';
+import type { Embedder } from '../ports/embedder';
 import type { ModelInfo } from '../ports/engine';
 import type { ConnectProvider, ProviderRecord, ProviderStore, RemoteEngine } from '../ports/providers';
 import { DEFAULT_PROVIDER_CONCURRENCY, ProviderCreate, type ProviderObject } from '../protocol/local-providers';
@@ -180,6 +181,17 @@ export class ProviderRegistry {
       );
     }
     return this.served(entry, info);
+  }
+
+  /**
+   * The provider's model `id` (`<provider>/<upstream id>`) as an embedder, or undefined when
+   * it names no provider. Not checked against the upstream's list (which does not say what
+   * embeds): the upstream's 404 names a model it does not serve.
+   */
+  embedder(id: string): Embedder | undefined {
+    const slash = id.indexOf('/');
+    if (slash <= 0 || slash === id.length - 1) return undefined;
+    return this.entries.get(id.slice(0, slash))?.engine.embedder(id.slice(slash + 1));
   }
 
   private served(entry: Entry, info: ModelInfo): RemoteModel {

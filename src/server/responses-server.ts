@@ -234,7 +234,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
   };
   if (options.files)
-    state.files = createFilesState(options.files, { embedders: state.embedders, now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });
+    state.files = createFilesState(options.files, { embedder: (id) => state.embedders.get(id) ?? state.providers?.embedder(id), now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });
   // Whatever an earlier runtime left running can never finish now. None of this upkeep may
   // keep the runtime from starting (storage full, a row it cannot read): a failure is
   // logged, reads still work, and the next start tries again.

@@ -21,26 +21,30 @@ const KEY = 'sk-e2e-llama-key-5d1f0a7e93';
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let llama: LlamaServer;
 let keyed: LlamaServer;
+let embed: LlamaServer;
 let fake: FakeUpstream;
 let page: Page;
 let model: string;
 
 describe.skipIf(!LLAMA_SERVER)('a llama-server provider', () => {
   beforeAll(async () => {
-    [e2e, llama, keyed, fake] = await Promise.all([startE2E(), startLlamaServer(), startLlamaServer({ apiKey: KEY, slots: 1 }), startFakeUpstream()]);
+    [e2e, llama, keyed, embed, fake] = await Promise.all([startE2E(), startLlamaServer(), startLlamaServer({ apiKey: KEY, slots: 1 }), startLlamaServer({ apiKey: KEY, slots: 1, embeddings: true }), startFakeUpstream()]);
     const context = await e2e.browser.newContext();
-    await configureRuntime(context, e2e.app.origin, { options: { tools: { python: { timeLimitMs: 10_000 } } } });
+    // New vector stores embed with the embedding server's model (added below, as a provider).
+    const fileSearch = { embeddingModel: `embed/${embed.model}` };
+    await configureRuntime(context, e2e.app.origin, { options: { tools: { python: { timeLimitMs: 10_000 } }, fileSearch } });
     page = await openApp(context, e2e.app.origin);
     model = `llama/${llama.model}`;
     for (const body of [
       { id: 'llama', base_url: llama.baseUrl },
       { id: 'keyed', base_url: keyed.baseUrl, api_key: KEY },
+      { id: 'embed', base_url: embed.baseUrl, api_key: KEY },
       { id: 'fake', base_url: fake.baseUrl, models: ['tiny'] },
     ])
       expect(await post('/v1/local/providers', body)).toMatchObject({ status: 200 });
   }, 90_000);
   afterAll(async () => {
-    await Promise.all([e2e?.close(), llama?.close(), keyed?.close(), fake?.close()]);
+    await Promise.all([e2e?.close(), llama?.close(), keyed?.close(), embed?.close(), fake?.close()]);
   });
 
   function post(path: string, body: unknown) {
@@ -210,6 +214,44 @@ describe.skipIf(!LLAMA_SERVER)('a llama-server provider', () => {
     } finally {
       await strict.close();
     }
+  });
+
+  test('a provider’s model embeds: embeddings.create through /v1 gives the server’s own vectors; a vector store made with it searches by them', async () => {
+    const result = await page.evaluate(
+      async ({ baseUrl, key, upstreamModel }) => {
+        const sdk = window.sdk!;
+        const direct = async (input: string[]) => {
+          const r = await fetch(`${baseUrl}/embeddings`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ model: upstreamModel, input, encoding_format: 'float' }) });
+          return ((await r.json()) as { data: Array<{ index: number; embedding: number[] }> }).data.sort((a, b) => a.index - b.index).map((d) => d.embedding);
+        };
+        const inputs = ['Once upon a time', 'The cat sat on the mat.'];
+        // The SDK asks for base64 by default: made here from the floats the server sent.
+        const viaV1 = await sdk.embeddings.create({ model: `embed/${upstreamModel}`, input: inputs });
+        const store = await sdk.vectorStores.create({ name: 'stories' });
+        for (const [name, text] of [['dog.txt', 'The little dog ran to the park.'], ['cat.txt', 'The cat slept in the sun all day.']] as const)
+          await sdk.vectorStores.files.uploadAndPoll(store.id, new File([text], name, { type: 'text/plain' }), { pollIntervalMs: 50 });
+        const files = (await sdk.vectorStores.files.list(store.id)).data.map((f) => f.status);
+        const hybrid = await sdk.vectorStores.search(store.id, { query: 'dog park' });
+        const byVectors = (await (
+          await fetch(`/v1/vector_stores/${store.id}/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: 'dog park', ranking_options: { hybrid_search: { embedding_weight: 1, text_weight: 0 } } }) })
+        ).json()) as { data: Array<{ filename: string; score: number; content: Array<{ text: string }> }> };
+        const [query] = await direct(['dog park']);
+        const chunks = await direct(byVectors.data.map((d) => d.content[0]!.text));
+        const cosines = chunks.map((v) => v.reduce((s, x, i) => s + x * query![i]!, 0));
+        return { direct: await direct(inputs), viaV1: viaV1.data.map((d) => d.embedding), model: viaV1.model, files, hybrid: hybrid.data.map((d) => d.filename), byVectors: byVectors.data.map((d) => d.score), cosines };
+      },
+      { baseUrl: embed.baseUrl, key: KEY, upstreamModel: embed.model },
+    );
+    expect(result.model).toBe(`embed/${embed.model}`);
+    expect(result.viaV1.map((v) => v.length)).toEqual(result.direct.map((v) => v.length));
+    expect(result.direct[0]!.length).toBeGreaterThan(0);
+    // The server's vectors are normalised already; here they are float32 (and normalised again).
+    result.viaV1.forEach((v, i) => v.forEach((x, j) => expect(x).toBeCloseTo(result.direct[i]![j]!, 5)));
+    expect(result.files).toEqual(['completed', 'completed']);
+    expect(result.hybrid[0]).toBe('dog.txt');
+    // Ranked by the cosine of the server's own vectors of the query and of each chunk.
+    expect(result.byVectors).toHaveLength(2);
+    result.byVectors.forEach((score, i) => expect(score).toBeCloseTo(Math.max(0, Math.min(1, result.cosines[i]!)), 3));
   });
 
   test('builtin tools run here: Python in this browser, called by the remote model as a function', async () => {

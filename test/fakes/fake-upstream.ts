@@ -7,9 +7,13 @@
  *
  * Each request is answered by `reply(body, request)` (default: `You said: <last user text>`),
  * and recorded with its headers and whether the client closed the connection early.
+ * `POST /v1/embeddings` is answered by `embeddings(body, request)`: by default the
+ * `test-embedding` hash vectors (`dimensions` long when asked, else `embeddingDimensions`),
+ * scaled by 3 (not normalised) and listed in reverse order with their `index`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { testEmbedding } from '../../src/engine/test-embedder';
 
 export type Reply =
   /** A Chat Completions stream of these pieces, then `finish` (default `stop`) and usage. */
@@ -23,7 +27,9 @@ export type Reply =
   /** Headers and nothing more, until the client gives up. */
   | { kind: 'silence'; headersFirst?: boolean }
   /** Raw bytes as the stream body (after 200 headers). */
-  | { kind: 'raw'; body: string };
+  | { kind: 'raw'; body: string }
+  /** A JSON answer (200 unless `status`). */
+  | { kind: 'json'; body: unknown; status?: number };
 
 /** One chunk's delta: text, reasoning (in either field), or tool-call fragments; or a raw chunk. */
 export type Piece =
@@ -52,6 +58,8 @@ export interface FakeUpstreamOptions {
   allowOrigin?: string | null;
   /** `Access-Control-Allow-Headers` on preflights (default `Authorization, Content-Type`). */
   allowHeaders?: string;
+  /** Length of the default embeddings' vectors when `dimensions` is not asked (default 32). */
+  embeddingDimensions?: number;
 }
 
 export interface FakeUpstream {
@@ -63,6 +71,8 @@ export interface FakeUpstream {
   inFlight: number;
   maxInFlight: number;
   reply: (body: Record<string, unknown>, request: RecordedRequest) => Reply | Promise<Reply>;
+  /** Answers `POST /v1/embeddings` (default: fakeEmbeddings). */
+  embeddings: (body: Record<string, unknown>, request: RecordedRequest) => Reply | Promise<Reply>;
   /** Set: a server that moved — every request (a probe's GET too) is redirected there, path kept. */
   movedTo: string | null;
   close(): Promise<void>;
@@ -94,6 +104,20 @@ function chunkOf(piece: Piece, id: string, logprobs: boolean): Record<string, un
   return { id, object: 'chat.completion.chunk', created: 1, model: 'tiny', choices: [choice] };
 }
 
+/** What the fake upstream embeds `text` as by default: test-embedding's vector, times 3. */
+export function fakeVector(text: string, dimensions = 32): number[] {
+  return Array.from(testEmbedding(text, dimensions), (x) => x * 3);
+}
+
+/** The default embeddings answer (OpenAI's shape; reversed order, each with its `index`). */
+export function fakeEmbeddings(body: Record<string, unknown>, dimensions = 32): Reply {
+  const inputs = typeof body.input === 'string' ? [body.input] : (body.input as string[]);
+  const length = typeof body.dimensions === 'number' ? body.dimensions : dimensions;
+  const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: fakeVector(text, length) })).reverse();
+  const tokens = inputs.reduce((sum, text) => sum + text.split(/\s+/).length, 0);
+  return { kind: 'json', body: { object: 'list', data, model: String(body.model), usage: { prompt_tokens: tokens, total_tokens: tokens } } };
+}
+
 export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Promise<FakeUpstream> {
   const sockets = new Set<import('node:net').Socket>();
   const upstream: FakeUpstream = {
@@ -103,6 +127,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
     inFlight: 0,
     maxInFlight: 0,
     reply: (body) => ({ kind: 'chat', pieces: piecesOf(`You said: ${lastUserText(body)}`) }),
+    embeddings: (body) => fakeEmbeddings(body, options.embeddingDimensions),
     movedTo: null,
     close: async () => {
       for (const socket of sockets) socket.destroy();
@@ -150,14 +175,16 @@ export async function startFakeUpstream(options: FakeUpstreamOptions = {}): Prom
         const models = (options.models ?? ['tiny']).map((m) => (typeof m === 'string' ? { id: m } : m));
         return json(200, { object: 'list', data: models.map((m) => ({ id: m.id, object: 'model', created: 1700000000, owned_by: 'fake', ...(m.n_ctx ? { meta: { n_ctx: m.n_ctx } } : {}) })) });
       }
-      if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/responses')) return json(404, { error: { message: `No route ${req.method} ${path}`, type: 'not_found_error' } });
+      if (req.method !== 'POST' || (path !== '/v1/chat/completions' && path !== '/v1/responses' && path !== '/v1/embeddings')) return json(404, { error: { message: `No route ${req.method} ${path}`, type: 'not_found_error' } });
       void (async () => {
-        const reply = await upstream.reply(recorded.body ?? {}, recorded);
+        const reply = await (path === '/v1/embeddings' ? upstream.embeddings : upstream.reply)(recorded.body ?? {}, recorded);
         const stream = () => res.writeHead(200, { ...cors(req), 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
         const send = (data: unknown, event?: string) => !res.destroyed && res.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
         switch (reply.kind) {
           case 'error':
             return json(reply.status, reply.body, reply.headers);
+          case 'json':
+            return json(reply.status ?? 200, reply.body);
           case 'silence':
             if (reply.headersFirst) stream();
             return;

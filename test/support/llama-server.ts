@@ -72,6 +72,12 @@ export interface LlamaServerOptions {
   model?: UpstreamModelFile;
   /** A Jinja chat template file instead of ChatML (the benchmark's raw template lets the tiny llama count on). */
   chatTemplateFile?: string;
+  /**
+   * Serve `/v1/embeddings` (`--embeddings --pooling mean`, vectors L2-normalised by default).
+   * llama.cpp calls that flag "restrict to only support embedding use case" (it still answers
+   * chat in this version, with a smaller batch), so tests give embeddings a server of their own.
+   */
+  embeddings?: boolean;
 }
 
 /** Starts llama-server and resolves once `/health` says ok (the model is loaded). */
@@ -81,6 +87,7 @@ export async function startLlamaServer(options: LlamaServerOptions = {}): Promis
   const port = await freePort();
   const template = options.chatTemplateFile ? ['--chat-template-file', options.chatTemplateFile] : ['--chat-template', 'chatml'];
   const args = ['-m', model.file, '--alias', model.name, ...template, '--host', '127.0.0.1', '--port', String(port), '-t', '1', '-np', String(options.slots ?? 4), '-c', String(2048 * (options.slots ?? 4)), '--no-webui'];
+  if (options.embeddings) args.push('--embeddings', '--pooling', 'mean');
   if (options.apiKey) args.push('--api-key', options.apiKey, '--cors-headers', 'Authorization, Content-Type');
   let log = '';
   const child: ChildProcess = spawn(LLAMA_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -7,7 +7,7 @@ import { providerConnector } from '../../src/engine/remote';
 import type { ProviderOptions } from '../../src/protocol/runtime-options';
 import type { ToolPorts } from '../../src/ports/tool-ports';
 import type { ProviderStore } from '../../src/ports/providers';
-import { localClient, type LocalClient } from './local-client';
+import { localClient, type LocalClient, type LocalClientOptions } from './local-client';
 
 export const APP_ORIGIN = 'http://local.test';
 
@@ -19,12 +19,15 @@ export interface ProviderClientOptions {
   store?: ProviderStore;
   tools?: ToolPorts;
   dbName?: string;
+  /** Files and vector stores (see LocalClientOptions.files). */
+  files?: LocalClientOptions['files'];
 }
 
 export function providerClient(options: ProviderClientOptions = {}): Promise<LocalClient> {
   return localClient({
     ...(options.tools ? { tools: options.tools } : {}),
     ...(options.dbName ? { dbName: options.dbName } : {}),
+    ...(options.files ? { files: options.files } : {}),
     server: {
       providers: {
         connect: providerConnector({

@@ -6,9 +6,11 @@
  * ours. No tokenizer here: prompt counts are estimates until the upstream's `usage` says.
  */
 import type { Rendered } from '../../chat/chat-format';
+import type { Embedder } from '../../ports/embedder';
 import type { GenerateRequest, Generation, ModelInfo } from '../../ports/engine';
 import type { ProviderConnection, RemoteEngine } from '../../ports/providers';
 import { estimateTokens } from '../token-estimate';
+import { RemoteEmbedder } from './remote-embedder';
 import { RemoteGeneration } from './remote-generation';
 import { streamFailure, type ProviderFacts } from './upstream-errors';
 import { upstreamJson, type UpstreamOptions } from './upstream-http';
@@ -33,6 +35,8 @@ export class ProviderEngine implements RemoteEngine {
   // As the local engines: at most one text event per 16 ms, so a fast server does not flood the page.
   readonly deltaWindowMs = 16;
   private readonly known = new Map<string, ModelInfo>();
+  /** One embedder per upstream model: each learns its vectors' length once. */
+  private readonly embedders = new Map<string, RemoteEmbedder>();
   private readonly facts: ProviderFacts;
 
   constructor(
@@ -75,6 +79,16 @@ export class ProviderEngine implements RemoteEngine {
     this.known.clear();
     for (const info of infos) this.known.set(info.id, info);
     return infos;
+  }
+
+  embedder(upstreamId: string): Embedder {
+    let embedder = this.embedders.get(upstreamId);
+    if (!embedder) {
+      const { contextWindow } = this.connection;
+      embedder = new RemoteEmbedder({ provider: this.facts, upstreamModel: upstreamId, options: this.options, ...(contextWindow ? { contextWindow } : {}) });
+      this.embedders.set(upstreamId, embedder);
+    }
+    return embedder;
   }
 
   async countTokens(_model: string, input: Rendered): Promise<number> {

@@ -69,6 +69,8 @@ export interface UpstreamRequest {
   signal: AbortSignal;
   /** The upstream model asked for (a 404 then names it). */
   model?: string;
+  /** A JSON answer is read up to this many bytes (default 4 MiB). */
+  maxBytes?: number;
 }
 
 /**
@@ -116,9 +118,10 @@ export async function upstreamRequest(provider: ProviderFacts, request: Upstream
 /** A JSON answer (a model list), read whole up to a limit. */
 export async function upstreamJson(provider: ProviderFacts, request: UpstreamRequest, options: UpstreamOptions = {}): Promise<unknown> {
   const { response, silence } = await upstreamRequest(provider, request, options);
+  const max = request.maxBytes ?? MAX_JSON_BYTES;
   try {
-    const bytes = await readCapped(response.body, MAX_JSON_BYTES);
-    if (bytes === null) throw streamFailure(provider, `its answer to ${request.path} is larger than ${MAX_JSON_BYTES / 1024 / 1024} MiB.`);
+    const bytes = await readCapped(response.body, max);
+    if (bytes === null) throw streamFailure(provider, `its answer to ${request.path} is larger than ${Math.round(max / 1024 / 1024)} MiB.`);
     try {
       return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
     } catch {

@@ -17,7 +17,8 @@ export interface FilesOptions {
   extractor: TextExtractor;
   indexes: SearchIndexes;
   /**
-   * The embedding model new vector stores embed their chunks with (an id of `embedders`);
+   * The embedding model new vector stores embed their chunks with (an id of `embedders`, or a
+   * provider's model `<provider>/<upstream id>`);
    * absent: stores search by keyword only. A store keeps the model it was made with.
    */
   embeddingModel?: string;
@@ -32,7 +33,8 @@ export interface FilesState {
   library: FileLibrary;
   indexes: StoreIndexes;
   ingestion: Ingestion;
-  embedders: ReadonlyMap<string, Embedder>;
+  /** The embedding model of this id: a local one, or a provider's (`<provider>/<upstream id>`). */
+  embedder: (id: string) => Embedder | undefined;
   embeddingModel: string | null;
   maxFileBytes: number;
   pollAfterMs: number;
@@ -40,7 +42,7 @@ export interface FilesState {
 }
 
 export interface FilesEnv {
-  embedders: ReadonlyMap<string, Embedder>;
+  embedder: (id: string) => Embedder | undefined;
   now: () => number;
   /** Whether a response is running: ingestion waits behind it. */
   busy: () => boolean;
@@ -56,13 +58,13 @@ export function filesOf(state: { files?: FilesState }): FilesState {
 export function createFilesState(options: FilesOptions, env: FilesEnv): FilesState {
   const library = new FileLibrary(options.store, options.extractor, env.now);
   const indexes = new StoreIndexes(options.store, options.indexes);
-  const ingestion = new Ingestion({ store: options.store, library, indexes, embedders: env.embedders, busy: env.busy });
+  const ingestion = new Ingestion({ store: options.store, library, indexes, embedder: env.embedder, busy: env.busy });
   return {
     store: options.store,
     library,
     indexes,
     ingestion,
-    embedders: env.embedders,
+    embedder: env.embedder,
     embeddingModel: options.embeddingModel ?? null,
     maxFileBytes: options.maxFileBytes ?? env.maxFileBytes,
     pollAfterMs: options.pollAfterMs ?? 200,

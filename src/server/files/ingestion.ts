@@ -9,7 +9,7 @@
  */
 import type { Embedder } from '../../ports/embedder';
 import type { FileStore, StoredChunk, StoredStoreFile } from '../../ports/file-store';
-import { describeError } from '../../shared/api-error';
+import { ApiError, describeError } from '../../shared/api-error';
 import { sleep } from '../../shared/abort';
 import { chunkText, estimateTokens } from './chunk-text';
 import type { FileLibrary } from './file-library';
@@ -24,7 +24,7 @@ export interface IngestionDeps {
   store: FileStore;
   library: FileLibrary;
   indexes: StoreIndexes;
-  embedders: ReadonlyMap<string, Embedder>;
+  embedder: (id: string) => Embedder | undefined;
   busy: () => boolean;
 }
 
@@ -113,15 +113,27 @@ export class Ingestion {
 
     let vectors: Array<Float32Array | null> = texts.map(() => null);
     if (vectorStore.embedder) {
-      const embedder = this.deps.embedders.get(vectorStore.embedder.model);
+      const embedder = this.deps.embedder(vectorStore.embedder.model);
       if (!embedder)
         return void (await fail({ code: 'server_error', message: `The embedding model ${vectorStore.embedder.model} of this vector store is not available in this runtime.` }));
       try {
         vectors = await this.#embed(embedder, texts, signal);
       } catch (err) {
         if (signal.aborted) throw err;
-        return void (await fail({ code: 'server_error', message: `Embedding the file with ${embedder.info.id} failed: ${describeError(err)}` }));
+        // An ApiError's message is already a sentence for a person (a provider's names it).
+        const why = err instanceof ApiError ? err.data.message : describeError(err);
+        return void (await fail({ code: 'server_error', message: `Embedding the file with ${embedder.info.id} failed: ${why}` }));
       }
+      const made = vectors[0]?.length ?? 0;
+      const expected = vectorStore.embedder.dimensions;
+      // A provider's model says its length only with its first vectors: the store learns it
+      // then. Vectors of another length are another model's: a store never mixes them.
+      if (expected === 0) await this.#learnDimensions(job.storeId, made, signal);
+      else if (made !== expected)
+        return void (await fail({
+          code: 'server_error',
+          message: `${embedder.info.id} made vectors of ${made} dimensions, but this vector store's have ${expected}: the model behind that name has changed. A store never mixes two models' vectors; make a new vector store for this file.`,
+        }));
     }
     const chunks: StoredChunk[] = texts.map((text, index) => ({ vector_store_id: job.storeId, file_id: job.fileId, index, text, vector: vectors[index] ?? null }));
     const dimensions = vectors[0]?.length ?? 0;
@@ -132,6 +144,13 @@ export class Ingestion {
       return false;
     });
     if (written) await indexes.fileCompleted(job.storeId, job.fileId, chunks.map((c) => ({ fileId: c.file_id, index: c.index, text: c.text, vector: c.vector })));
+  }
+
+  /** Records the length of a store's vectors, once, when its model (a provider's) first said it. */
+  async #learnDimensions(storeId: string, dimensions: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    const latest = await this.deps.store.getVectorStore(storeId);
+    if (latest?.embedder && latest.embedder.dimensions === 0) await this.deps.store.putVectorStore({ ...latest, embedder: { ...latest.embedder, dimensions } });
   }
 
   /** The chunks' vectors, a batch at a time, each input cut to what the model embeds whole. */

@@ -103,7 +103,7 @@ export async function searchStores(files: FilesState, stores: readonly StoredVec
  */
 async function nearestHits(files: FilesState, store: StoredVectorStore, query: string, options: SearchOptions, nearest: (v: Float32Array) => ChunkHit[]): Promise<ChunkHit[] | null> {
   if (!store.embedder || options.hybrid.embedding_weight === 0) return null;
-  const embedder = files.embedders.get(store.embedder.model);
+  const embedder = files.embedder(store.embedder.model);
   if (!embedder) return null;
   try {
     const { vectors } = await embedder.embed([fitTokens(query, embedder.info.max_input_tokens)], { kind: 'query', signal: options.signal, truncate: true });

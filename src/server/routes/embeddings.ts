@@ -3,7 +3,8 @@
  * them with `"type": "embedding"`): `encoding_format` `float` or `base64` (little-endian
  * float32, what the openai SDKs ask for by default), `dimensions` only for a model trained to
  * be shortened. Inputs are text: token arrays need the model's tokenizer, which no engine
- * here exposes.
+ * here exposes. A provider's model (`<provider>/<upstream id>`) embeds on its server: its
+ * limits and `dimensions` are the upstream's to check (its refusal comes back naming it).
  */
 import { EmbeddingRequest, type EmbeddingResponse } from '../../protocol/embeddings';
 import { invalidRequest, notFound } from '../../shared/api-error';
@@ -17,7 +18,7 @@ const MAX_REQUEST_TOKENS = 300_000;
 
 export async function createEmbeddings(state: ServerState, request: Request): Promise<Response> {
   const body = await readBody(request, EmbeddingRequest, false);
-  const embedder = state.embedders.get(body.model);
+  const embedder = state.embedders.get(body.model) ?? state.providers?.embedder(body.model);
   if (!embedder) {
     const chat = state.models.has(body.model);
     throw notFound(
@@ -33,7 +34,8 @@ export async function createEmbeddings(state: ServerState, request: Request): Pr
     throw invalidRequest("Token arrays are not supported as 'input' by the local runtime: send the text.", 'input', Codes.invalidValue);
   const texts = inputs as string[];
   const { info } = embedder;
-  if (body.dimensions !== undefined && (!info.shortens || body.dimensions > info.dimensions))
+  const remote = info.provider !== undefined;
+  if (!remote && body.dimensions !== undefined && (!info.shortens || body.dimensions > info.dimensions))
     throw invalidRequest(
       info.shortens
         ? `'dimensions' may be at most ${info.dimensions} for ${info.id}.`
@@ -45,7 +47,7 @@ export async function createEmbeddings(state: ServerState, request: Request): Pr
   for (const [i, text] of texts.entries()) {
     const tokens = estimateTokens(text);
     total += tokens;
-    if (tokens > info.max_input_tokens)
+    if (!remote && tokens > info.max_input_tokens)
       throw invalidRequest(
         `Invalid 'input[${i}]': about ${tokens} tokens, more than the ${info.max_input_tokens} ${info.id} reads. Shorten the input or split it.`,
         typeof body.input === 'string' ? 'input' : `input[${i}]`,
@@ -54,7 +56,7 @@ export async function createEmbeddings(state: ServerState, request: Request): Pr
   }
   if (total > MAX_REQUEST_TOKENS)
     throw invalidRequest(`The inputs have about ${total} tokens in all; at most ${MAX_REQUEST_TOKENS} per request. Send them in several requests.`, 'input', Codes.invalidValue);
-  const { vectors, promptTokens } = await embedder.embed(texts, { kind: 'document', signal: request.signal });
+  const { vectors, promptTokens } = await embedder.embed(texts, { kind: 'document', signal: request.signal, ...(remote && body.dimensions !== undefined ? { dimensions: body.dimensions } : {}) });
   const format = body.encoding_format ?? 'float';
   const answer: EmbeddingResponse = {
     object: 'list',

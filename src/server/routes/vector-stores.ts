@@ -31,7 +31,7 @@ export async function createVectorStore(state: ServerState, request: Request): P
   const attachments = fileIds.map((fileId) => ({ fileId, chunking: body.chunking_strategy }));
   await checkFiles(files, attachments, (i) => `file_ids[${i}]`);
   const now = files.now();
-  const model = files.embeddingModel ? files.embedders.get(files.embeddingModel) : undefined;
+  const model = files.embeddingModel ? files.embedder(files.embeddingModel) : undefined;
   const store: StoredVectorStore = {
     id: newId('vs'),
     name: body.name ?? '',
