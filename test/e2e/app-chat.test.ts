@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startE2E, waitForRuntime } from '../support/browser';
 import { serveFixtureWeb } from '../support/fixture-web';
-import { DESKTOP, lastTurn, openChat, PHONE, poll, screenshot, script, send, waitForAnswer } from './app-support';
+import { DESKTOP, lastTurn, openChat, PHONE, poll, screenshot, script, send, settingsSaved, waitForAnswer } from './app-support';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let context: BrowserContext;
@@ -308,6 +308,7 @@ test('web search: the searched query with its sources, the opened page and the f
     await tab.getByLabel('Web search', { exact: true }).check();
     await tab.getByLabel('Search provider (SearXNG address)').fill(web.origin);
     await tab.keyboard.press('Escape');
+    await settingsSaved(tab, { webSearch: true, webSearchProviderUrl: web.origin });
     await tab.reload();
     await waitForRuntime(tab);
     const url = `${web.origin}/pages/paris.html`;

@@ -83,3 +83,33 @@ export async function holdMirrorDownloads(context: BrowserContext): Promise<() =
   });
   return release;
 }
+
+/**
+ * Waits until the app's settings, as written to its database, have `expected`'s values: the
+ * settings dialog saves each change in an IndexedDB transaction of its own, and a reload that
+ * comes before it commits starts with the old settings (as a person reloading within a few
+ * milliseconds of a change would).
+ */
+export async function settingsSaved(page: Page, expected: Record<string, unknown>): Promise<void> {
+  await page.waitForFunction(
+    async (expected) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('local-responses-app');
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      try {
+        const stored = await new Promise<Record<string, unknown> | undefined>((resolve, reject) => {
+          const get = db.transaction('settings').objectStore('settings').get('settings');
+          get.onsuccess = () => resolve(get.result as Record<string, unknown> | undefined);
+          get.onerror = () => reject(get.error);
+        });
+        return Object.entries(expected).every(([key, value]) => stored?.[key] === value);
+      } finally {
+        db.close();
+      }
+    },
+    expected,
+    { polling: 100, timeout: 10_000 },
+  );
+}
