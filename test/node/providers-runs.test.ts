@@ -259,4 +259,12 @@ describe('lines', () => {
     expect(Math.max(...remote.map((r) => r.completed_at ?? 0))).toBeLessThanOrEqual(localDone.completed_at ?? 0);
     expect(upstream.maxInFlight).toBe(2);
   });
+
+  test('without a concurrency setting a provider runs 4 at once: a fifth request waits its turn', async () => {
+    await setup();
+    upstream.reply = () => ({ kind: 'chat', pieces: piecesOf('remote answer'), delayMs: 40 });
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => local.client.responses.create({ model: 'lab/tiny', input: 'hi' })));
+    expect(answers.map((r) => r.status)).toEqual(Array(5).fill('completed'));
+    expect(upstream.maxInFlight).toBe(4);
+  });
 });
