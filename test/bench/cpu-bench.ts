@@ -40,6 +40,7 @@ import { CHROMIUM_ARGS, configureRuntime, serveDist, serveModelMirror, type Mode
 import { BENCH_LLAMA_MODEL_ID, GGUF_TEST_CATALOG } from '../../src/engine/wllama/gguf-catalog';
 import { openBenchPage } from './open-bench-page';
 import { loadPageWllama, runApiDecode, runPageDecode, runTurns, type DecodeTiming } from './cpu-bench-page';
+import { median } from './median';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 64);
@@ -64,11 +65,6 @@ const LONG_WORDS = 'the harbour lantern quiet morning sailor map island rope gul
 const KV_CACHE = GGUF_TEST_CATALOG.find((e) => e.id === BENCH_LLAMA_MODEL_ID)?.kv_cache;
 const PAGE_KV = KV_CACHE ? { cache_type_k: KV_CACHE, cache_type_v: KV_CACHE, flash_attn: true } : {};
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** The bench GGUF, made once (deterministic; ~10 s) and kept in the cache. */
 function ensureModel(): string {

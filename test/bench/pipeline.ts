@@ -18,6 +18,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { startE2E } from '../support/browser';
 import { openBenchPage } from './open-bench-page';
+import { median } from './median';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SCRIPT_CHARS = Number(process.env.BENCH_CHARS ?? 20_000);
@@ -79,11 +80,6 @@ function runPath(page: Page, path: PathName): Promise<Timing> {
   );
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let page: Page;

@@ -30,6 +30,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { openApp, startE2E } from '../support/browser';
 import { LLAMA_SERVER, LLAMA_SERVER_MISSING, startLlamaServer, upstreamModelFile, type LlamaServer } from '../support/llama-server';
+import { median } from './median';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 1000);
@@ -166,11 +167,6 @@ function runOurs(): Promise<Run> {
   );
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const decodeRate = (run: Run) => ((run.tokens - 1) * 1000) / (run.lastMs - run.firstMs);
 
 test.skipIf(!LLAMA_SERVER)('decode speed and time to first token: ours vs the upstream called directly', async () => {

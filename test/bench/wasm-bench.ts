@@ -37,6 +37,7 @@ import { afterAll, beforeAll, test } from 'vitest';
 import { makeTinyGguf } from '../fixtures/make-tiny-gguf';
 import { configureRuntime, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
 import { openBenchPage } from './open-bench-page';
+import { median } from './median';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 21);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 400);
@@ -194,11 +195,6 @@ async function runWorker(page: Page, model: BenchModel, tokens: number): Promise
   return { tokens, firstTokenMs: t.firstDeltaMs, totalMs: t.totalMs, text: '' };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let mirror: ModelMirror;

@@ -25,6 +25,7 @@ import { build } from 'vite';
 import { test } from 'vitest';
 import { realGpuChromiumArgs, realModelSource, serveDistWithMirror, type ServedWithMirror } from '../fixtures/webllm-mirror-server';
 import { CHROMIUM_ARGS, configureRuntime, waitForRuntime } from '../support/browser';
+import { median } from './median';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const MODEL = process.env.WEBLLM_MODEL ?? 'Qwen2.5-0.5B-Instruct-q4f16_1-MLC';
@@ -57,11 +58,6 @@ function cannotRun(why: string): void {
   console.log(`\nweb-llm benchmark: cannot run — ${why}\n`);
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const decodeRate = (turn: Turn) => (turn.tokens > 1 && turn.decodeMs > 0 ? ((turn.tokens - 1) * 1000) / turn.decodeMs : 0);
 
 /** web-llm plus our catalog as one ES module for the page (the app bundle does not export them). */

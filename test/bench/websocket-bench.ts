@@ -14,6 +14,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, test } from 'vitest';
 import { openApp, startE2E } from '../support/browser';
+import { median } from './median';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const TURNS = 20;
@@ -80,11 +81,6 @@ function runLoop(page: Page, path: PathName): Promise<number> {
   );
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let page: Page;

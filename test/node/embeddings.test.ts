@@ -4,9 +4,9 @@
  * each keep the embedding model they were made with.
  */
 import { afterEach, expect, test } from 'vitest';
-import { APIError, toFile } from 'openai';
+import { toFile } from 'openai';
 import { OpenAIEmbeddings } from '@langchain/openai';
-import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
+import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
 import { TestEmbedder, testEmbedding } from '../../src/engine/test-embedder';
 import { GGUF_EMBEDDING_TEST_CATALOG, WllamaEmbedder } from '../../src/engine/wllama';
 import { FakeWllamaEmbedder } from '../fakes/fake-embedders';
@@ -15,13 +15,6 @@ const open: LocalClient[] = [];
 afterEach(async () => {
   for (const local of open.splice(0)) await closeAndCheck(local);
 });
-const failed = (p: Promise<unknown>): Promise<APIError> =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => e as APIError,
-  );
 
 async function client(options: Parameters<typeof localClient>[0] = {}): Promise<LocalClient> {
   const local = await localClient({ files: true, ...options });

@@ -1,17 +1,10 @@
 /** The Files API through the real `openai` SDK: upload (multipart), list, retrieve, content, delete; limits and errors. */
 import { afterEach, expect, test } from 'vitest';
 import { APIError, toFile } from 'openai';
-import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
+import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
 import { FullDiskFileStore } from '../fakes/full-disk-file-store';
 
 const open: LocalClient[] = [];
-const failed = (p: Promise<unknown>): Promise<APIError> =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => e as APIError,
-  );
 afterEach(async () => {
   for (const local of open.splice(0)) await closeAndCheck(local);
 });

@@ -4,21 +4,14 @@
  * the model is shown the extracted text (test-scripted echoes what it was given).
  */
 import { afterEach, expect, test } from 'vitest';
-import { APIError, toFile } from 'openai';
-import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
+import { toFile } from 'openai';
+import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
 import { makePdf } from '../fixtures/make-documents';
 
 const open: LocalClient[] = [];
 afterEach(async () => {
   for (const local of open.splice(0)) await closeAndCheck(local);
 });
-const failed = (p: Promise<unknown>): Promise<APIError> =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => e as APIError,
-  );
 
 async function client(): Promise<LocalClient> {
   const local = await localClient({ files: true });

@@ -6,9 +6,9 @@
  * vectors the provider makes — keyword search still answering when it is down.
  */
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { APIError, toFile } from 'openai';
+import { toFile } from 'openai';
 import { fakeVector, startFakeUpstream, type FakeUpstream } from '../fakes/fake-upstream';
-import { closeAndCheck, type LocalClient } from '../support/local-client';
+import { closeAndCheck, failed, type LocalClient } from '../support/local-client';
 import { providerClient, type ProviderClientOptions } from '../support/provider-client';
 
 const KEY = 'sk-embed-secret-0123456789abcdef';
@@ -23,13 +23,6 @@ afterEach(async () => {
   await upstream.close();
 });
 
-const failed = (p: Promise<unknown>): Promise<APIError> =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => e as APIError,
-  );
 
 /** What the runtime should answer for `text`: the upstream's vector, normalised. */
 function normalised(text: string, dimensions = 32): number[] {

@@ -4,18 +4,11 @@
  * files failing alone, keyword search with filters and thresholds.
  */
 import { afterEach, expect, test } from 'vitest';
-import { APIError, toFile } from 'openai';
-import { closeAndCheck, localClient, type LocalClient } from '../support/local-client';
+import { toFile } from 'openai';
+import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
 import { makeDocx, makeDocxBomb, makeJavaScriptPdf, makePdf } from '../fixtures/make-documents';
 
 const open: LocalClient[] = [];
-const failed = (p: Promise<unknown>): Promise<APIError> =>
-  p.then(
-    () => {
-      throw new Error('expected the request to fail');
-    },
-    (e: unknown) => e as APIError,
-  );
 afterEach(async () => {
   for (const local of open.splice(0)) await closeAndCheck(local);
 });

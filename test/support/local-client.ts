@@ -2,6 +2,7 @@
  * A fresh Responses server on fake-indexeddb and the real `openai` SDK pointed at it.
  * The SDK's `fetch` calls the server function directly: no network, same HTTP semantics.
  */
+import type { APIError } from 'openai';
 import 'fake-indexeddb/auto';
 import OpenAI from 'openai';
 import { chatFormats } from '../../src/chat/chat-formats';
@@ -254,4 +255,14 @@ export async function closeAndCheck(local: LocalClient): Promise<void> {
 /** The user input that makes `test-scripted` play `script`. */
 export function script(output: string | string[], extra: { delay_ms?: number; fail_after?: number; chunk?: number } = {}): string {
   return JSON.stringify({ script: output, ...extra });
+}
+
+/** The SDK's error of a request that must fail; a request that succeeds fails the test. */
+export function failed(request: Promise<unknown>): Promise<APIError> {
+  return request.then(
+    () => {
+      throw new Error('expected the request to fail');
+    },
+    (e: unknown) => e as APIError,
+  );
 }
