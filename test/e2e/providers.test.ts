@@ -94,6 +94,42 @@ describe.skipIf(!LLAMA_SERVER)('a llama-server provider', () => {
     expect(result.events.at(-1)).toMatch(/^response\.(completed|incomplete)$/);
   });
 
+  test('the Responses wire (api: "responses"): the server’s own /responses answer, plain and streamed, and a chain sent whole (store: false upstream)', async () => {
+    expect(await post('/v1/local/providers', { id: 'llamar', base_url: llama.baseUrl, api: 'responses' })).toMatchObject({ status: 200 });
+    const result = await page.evaluate(
+      async ({ model, baseUrl, upstreamModel }) => {
+        const direct = async (input: unknown) => {
+          const r = await fetch(`${baseUrl}/responses`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ model: upstreamModel, input, temperature: 0, max_output_tokens: 16, store: false }),
+          });
+          const body = (await r.json()) as { output?: Array<{ content?: Array<{ text?: string }> }> };
+          if (!body.output) throw new Error(`the server's /responses answered ${r.status}: ${JSON.stringify(body).slice(0, 300)}`);
+          return body.output.flatMap((o) => o.content ?? []).map((c) => c.text ?? '').join('');
+        };
+        const first = await window.sdk!.responses.create({ model, input: 'Once upon a time', temperature: 0, max_output_tokens: 16 });
+        let streamed = '';
+        for await (const e of await window.sdk!.responses.create({ model, input: 'Once upon a time', temperature: 0, max_output_tokens: 16, stream: true }))
+          if (e.type === 'response.output_text.delta') streamed += e.delta;
+        const second = await window.sdk!.responses.create({ model, previous_response_id: first.id, input: 'The end', temperature: 0, max_output_tokens: 16 });
+        const whole = [
+          { type: 'message', role: 'user', content: 'Once upon a time' },
+          { type: 'message', role: 'assistant', content: first.output_text },
+          { type: 'message', role: 'user', content: 'The end' },
+        ];
+        return { first: first.output_text, streamed, second: second.output_text, secondStatus: second.status, directFirst: await direct('Once upon a time'), directSecond: await direct(whole) };
+      },
+      { model: `llamar/${llama.model}`, baseUrl: llama.baseUrl, upstreamModel: llama.model },
+    );
+    expect(result.directFirst.length).toBeGreaterThan(0);
+    expect(result.first).toBe(result.directFirst);
+    expect(result.streamed).toBe(result.directFirst);
+    // The upstream keeps nothing: the chain's second turn is what the server says to the whole conversation.
+    expect(result.secondStatus).toBe('completed');
+    expect(result.second).toBe(result.directSecond);
+  });
+
   test('everything stateful stays here: background, resume with starting_after, input items, previous_response_id, conversations, delete, input_tokens', async () => {
     const result = await page.evaluate(async (model) => {
       const sdk = window.sdk!;

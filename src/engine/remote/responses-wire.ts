@@ -16,8 +16,9 @@ function inputItems(conversation: RenderInput): unknown[] {
     switch (item.type) {
       case 'message':
         if (item.role === 'user' && item.images?.length)
-          return [{ role: 'user', content: [...(item.text ? [{ type: 'input_text', text: item.text }] : []), ...item.images.map((image_url) => ({ type: 'input_image', image_url, detail: 'auto' }))] }];
-        return [{ role: item.role, content: item.text }];
+          return [{ type: 'message', role: 'user', content: [...(item.text ? [{ type: 'input_text', text: item.text }] : []), ...item.images.map((image_url) => ({ type: 'input_image', image_url, detail: 'auto' }))] }];
+        // With its `type`: OpenAI infers it, llama.cpp's /responses refuses an item without one.
+        return [{ type: 'message', role: item.role, content: item.text }];
       case 'function_call':
         return [{ type: 'function_call', call_id: item.call_id, name: item.name, arguments: item.arguments }];
       case 'function_call_output':
