@@ -29,7 +29,7 @@ afterEach(() => {
  * leave code running once the call has returned; `guess-pong` posts answers to pings it
  * has not seen.
  */
-function setup(frame: { interruptible?: boolean; responsive?: boolean; loadFails?: boolean; silent?: boolean } = {}, options: Partial<SandboxLinkOptions> = {}) {
+function setup(frame: { interruptible?: boolean; responsive?: boolean; missesFirstInterrupt?: boolean; loadFails?: boolean; silent?: boolean } = {}, options: Partial<SandboxLinkOptions> = {}) {
   const channel = new MessageChannel();
   channels.push(channel);
   const fake: FakeFrame = { received: [], send: (m) => channel.port2.postMessage(m) };
@@ -78,6 +78,7 @@ function setup(frame: { interruptible?: boolean; responsive?: boolean; loadFails
         afterPong.set(m.worker, () => setTimeout(() => fake.send({ kind: 'output', worker: m.worker, call: m.call, text: 'still here\n' }), 20));
       }
     }
+    if (m.kind === 'interrupt' && frame.missesFirstInterrupt && fake.received.filter((r) => r.kind === 'interrupt').length === 1) return;
     if (m.kind === 'interrupt' && frame.responsive) {
       const run = fake.received.filter((r) => r.kind === 'run').at(-1) as Extract<ToFrame, { kind: 'run' }>;
       busy.delete(m.worker);
@@ -145,6 +146,16 @@ describe('SandboxLink', () => {
     const { result, alive } = await python.run('loop', signal);
     expect(alive).toBe(true);
     expect(result.error).toBe('Execution stopped: the code ran longer than the 0.05 s time limit (KeyboardInterrupt). The Python state is kept.');
+    expect(kinds(fake)).not.toContain('kill');
+  });
+
+  test('an interrupt that is not seen is sent once more halfway through the grace: stopped, the state kept', async () => {
+    const { link, fake } = setup({ interruptible: true, responsive: true, missesFirstInterrupt: true }, { timeLimitMs: 50, interruptGraceMs: 400 });
+    const python = await link.spawn(signal);
+    const { result, alive } = await python.run('loop', signal);
+    expect(alive).toBe(true);
+    expect(result.error).toMatch(/\(KeyboardInterrupt\)\. The Python state is kept\.$/);
+    expect(kinds(fake).filter((k) => k === 'interrupt')).toHaveLength(2);
     expect(kinds(fake)).not.toContain('kill');
   });
 

@@ -150,9 +150,11 @@ class SandboxInterpreter implements Interpreter {
     /** The worker's claim that the call is done, waiting for its answer to `ping`. */
     let claimed: { answer: Extract<FromFrame, { kind: 'done' }>; nonce: string } | undefined;
     let timer: ListeningTimeout | undefined;
+    let reinterrupt: ReturnType<typeof setTimeout> | undefined;
     return new Promise((resolve) => {
       const finish = (result: Omit<CodeRunResult, 'logs'>, alive: boolean) => {
         timer?.clear();
+        clearTimeout(reinterrupt);
         signal.removeEventListener('abort', onAbort);
         this.link.route(this.worker, undefined);
         if (alive) this.#watchIdle();
@@ -168,6 +170,13 @@ class SandboxInterpreter implements Interpreter {
         }
         interrupted = true;
         this.link.post({ kind: 'interrupt', worker: this.worker });
+        // Once more halfway through the grace, if nothing came back: pyodide clears the flag
+        // when it raises, so a second one only matters if the first was never seen (a lost
+        // interrupt costs the state); one landing in the traceback's printing still ends the
+        // call with the state kept (the worker answers done either way).
+        reinterrupt = setTimeout(() => {
+          if (!claimed) this.link.post({ kind: 'interrupt', worker: this.worker });
+        }, interruptGraceMs / 2);
         timer = listeningTimeout(onLimit, interruptGraceMs);
       };
       timer = listeningTimeout(onLimit, timeLimitMs);
