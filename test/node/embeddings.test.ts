@@ -3,24 +3,15 @@
  * LangChain's `OpenAIEmbeddings`, over `test-embedding`; hybrid file search over stores that
  * each keep the embedding model they were made with.
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { toFile } from 'openai';
 import { OpenAIEmbeddings } from '@langchain/openai';
-import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
+import { failed, localClient, clientsWithFiles } from '../support/local-client';
 import { TestEmbedder, testEmbedding } from '../../src/engine/test-embedder';
 import { GGUF_EMBEDDING_TEST_CATALOG, WllamaEmbedder } from '../../src/engine/wllama';
 import { FakeWllamaEmbedder } from '../fakes/fake-embedders';
 
-const open: LocalClient[] = [];
-afterEach(async () => {
-  for (const local of open.splice(0)) await closeAndCheck(local);
-});
-
-async function client(options: Parameters<typeof localClient>[0] = {}): Promise<LocalClient> {
-  const local = await localClient({ files: true, ...options });
-  open.push(local);
-  return local;
-}
+const client = clientsWithFiles();
 
 test('the SDK (base64 on the wire), float, dimensions, usage; /v1/models says which models embed', async () => {
   const local = await client();
@@ -88,8 +79,7 @@ test('hybrid search: a store embeds with the model set when it was made; each st
   await local.server.close();
 
   // The same origin later, with another embedding model: a new store uses it; the old one keeps its own.
-  const again = await localClient({ dbName: local.dbName, files: { embeddingModel: 'test-tiny-embed' }, server: { embedders: [new TestEmbedder(), new WllamaEmbedder(GGUF_EMBEDDING_TEST_CATALOG[0]!, { createWllama: () => tiny, modelBase: 'http://m.test/' })] } });
-  open.push(again);
+  const again = await client({ dbName: local.dbName, files: { embeddingModel: 'test-tiny-embed' }, server: { embedders: [new TestEmbedder(), new WllamaEmbedder(GGUF_EMBEDDING_TEST_CATALOG[0]!, { createWllama: () => tiny, modelBase: 'http://m.test/' })] } });
   const b = await again.client.vectorStores.create({ name: 'tiny' });
   await again.client.vectorStores.files.uploadAndPoll(b.id, await toFile(new TextEncoder().encode('Lanterns light the harbour.'), 'b.txt'), { pollIntervalMs: 5 });
   expect(tiny.inputs).toEqual([['Lanterns light the harbour.']]);

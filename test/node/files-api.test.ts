@@ -1,19 +1,10 @@
 /** The Files API through the real `openai` SDK: upload (multipart), list, retrieve, content, delete; limits and errors. */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { APIError, toFile } from 'openai';
-import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
+import { failed, clientsWithFiles } from '../support/local-client';
 import { FullDiskFileStore } from '../fakes/full-disk-file-store';
 
-const open: LocalClient[] = [];
-afterEach(async () => {
-  for (const local of open.splice(0)) await closeAndCheck(local);
-});
-
-async function client(options: Parameters<typeof localClient>[0] = {}): Promise<LocalClient> {
-  const local = await localClient({ files: true, ...options });
-  open.push(local);
-  return local;
-}
+const client = clientsWithFiles();
 
 test('upload, retrieve, list, read back the bytes, delete', async () => {
   const { client: sdk } = await client();

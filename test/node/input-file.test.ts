@@ -3,21 +3,12 @@
  * base64 PDF data URL, as the Open Responses compliance suite sends one) with its `filename`;
  * the model is shown the extracted text (test-scripted echoes what it was given).
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { toFile } from 'openai';
-import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
+import { failed, clientsWithFiles } from '../support/local-client';
 import { makePdf } from '../fixtures/make-documents';
 
-const open: LocalClient[] = [];
-afterEach(async () => {
-  for (const local of open.splice(0)) await closeAndCheck(local);
-});
-
-async function client(): Promise<LocalClient> {
-  const local = await localClient({ files: true });
-  open.push(local);
-  return local;
-}
+const client = clientsWithFiles();
 
 test('a PDF by file_id and one inline as a data URL: the model reads their text; the parts are stored as sent', async () => {
   const { client: sdk } = await client();

@@ -3,21 +3,12 @@
  * own upload-and-poll helpers, real pdf.js and mammoth on documents the test writes, hostile
  * files failing alone, keyword search with filters and thresholds.
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { toFile } from 'openai';
-import { closeAndCheck, failed, localClient, type LocalClient } from '../support/local-client';
+import { failed, localClient, clientsWithFiles } from '../support/local-client';
 import { makeDocx, makeDocxBomb, makeJavaScriptPdf, makePdf } from '../fixtures/make-documents';
 
-const open: LocalClient[] = [];
-afterEach(async () => {
-  for (const local of open.splice(0)) await closeAndCheck(local);
-});
-
-async function client(options: Parameters<typeof localClient>[0] = {}): Promise<LocalClient> {
-  const local = await localClient({ files: true, ...options });
-  open.push(local);
-  return local;
-}
+const client = clientsWithFiles();
 
 const text = (s: string) => new TextEncoder().encode(s);
 
@@ -168,8 +159,7 @@ test('ingestion cut off by a stopped runtime is resumed by the next one, never l
   // The runtime stops at once (as a closed tab does): rows still in progress stay so in storage.
   first.server.close();
   await first.checked();
-  const second = await localClient({ files: true, dbName: first.dbName });
-  open.push(second);
+  const second = await client({ dbName: first.dbName });
   for (const id of files) expect((await second.client.vectorStores.files.poll(store.id, id, { pollIntervalMs: 5 })).status).toBe('completed');
   const counts = (await second.client.vectorStores.retrieve(store.id)).file_counts;
   expect(counts).toMatchObject({ completed: 4, in_progress: 0 });

@@ -3,6 +3,7 @@
  * The SDK's `fetch` calls the server function directly: no network, same HTTP semantics.
  */
 import type { APIError } from 'openai';
+import { afterEach } from 'vitest';
 import 'fake-indexeddb/auto';
 import OpenAI from 'openai';
 import { chatFormats } from '../../src/chat/chat-formats';
@@ -265,4 +266,20 @@ export function failed(request: Promise<unknown>): Promise<APIError> {
     },
     (e: unknown) => e as APIError,
   );
+}
+
+/**
+ * Call at a test file's top level: returns a maker of clients with the Files API on; each
+ * one made is closed (and checked) after its test.
+ */
+export function clientsWithFiles(): (options?: LocalClientOptions) => Promise<LocalClient> {
+  const open: LocalClient[] = [];
+  afterEach(async () => {
+    for (const local of open.splice(0)) await closeAndCheck(local);
+  });
+  return async (options = {}) => {
+    const local = await localClient({ files: true, ...options });
+    open.push(local);
+    return local;
+  };
 }
