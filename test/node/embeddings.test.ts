@@ -6,7 +6,7 @@
 import { expect, test } from 'vitest';
 import { toFile } from 'openai';
 import { OpenAIEmbeddings } from '@langchain/openai';
-import { failed, localClient, clientsWithFiles } from '../support/local-client';
+import { clientsWithFiles, failed } from '../support/local-client';
 import { TestEmbedder, testEmbedding } from '../../src/engine/test-embedder';
 import { GGUF_EMBEDDING_TEST_CATALOG, WllamaEmbedder } from '../../src/engine/wllama';
 import { FakeWllamaEmbedder } from '../fakes/fake-embedders';
