@@ -172,6 +172,20 @@ export async function whileRuntimeAnswers<T>(page: Page, work: () => Promise<T>,
 }
 
 /**
+ * For a request that failed outright (the SDK's "Connection error.": the service worker lost
+ * the runtime): the deadlock above when the runtime worker no longer answers within
+ * `waitMs`, else the error itself — an app that answers and still failed is a real failure.
+ */
+export async function deadlockOr(page: Page, error: unknown, waitMs = 5_000): Promise<never> {
+  const answers = await Promise.race([
+    page.evaluate(async () => (await window.localRuntime!.fetch('/v1/models')).ok).catch(() => false),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), waitMs)),
+  ]);
+  if (!answers) throw new NestedWorkerDeadlock(`a request failed (${String(error).slice(0, 120)}) and the runtime worker no longer answers`);
+  throw error;
+}
+
+/**
  * `run(0)`, then — only when it ended in {@link NestedWorkerDeadlock}, after `recover`, which
  * closes the stuck browser — again in a new Firefox, up to {@link DEADLOCK_ATTEMPTS} times in
  * all: the driver's deadlock, said loudly each time, never a failure of the app hidden by a

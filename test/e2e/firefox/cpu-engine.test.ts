@@ -27,6 +27,7 @@ import {
   NO_FIREFOX,
   openAppInFirefox,
   pageErrors,
+  deadlockOr,
   retryOnNestedWorkerDeadlock,
   throwIfEngineStuck,
   whileRuntimeAnswers,
@@ -173,7 +174,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the CPU engine (wllama) 
             const r = await window.sdk!.responses.create({ model: 'test-stories260k', input: 'Once upon a time', temperature: 0, max_output_tokens: 30 });
             return { text: r.output_text, error: r.error?.message ?? null };
           }),
-        );
+        ).catch((error: unknown) => deadlockOr(page, error));
         throwIfEngineStuck(r.error);
         return r.text;
       },
@@ -194,7 +195,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the CPU engine (wllama) 
             const r = await window.sdk!.responses.create({ model: 'test-tiny-llama', input: 'Hello', temperature: 0, max_output_tokens: 64 });
             return { text: r.output_text, status: r.status, error: r.error?.message ?? null };
           }),
-        );
+        ).catch((error: unknown) => deadlockOr(page, error));
         throwIfEngineStuck(r.error);
         return r.text;
       },
