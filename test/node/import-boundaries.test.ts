@@ -112,8 +112,18 @@ describe('server/ by stage', () => {
   const stage = (file: string) => (file.startsWith('server/') ? file.split('/')[1]! : '');
 
   test('has the stage folders and the server face', () => {
-    for (const file of ['responses-server.ts', 'server-state.ts', 'retention.ts', 'routes/create-response.ts', 'routes/http/read-json.ts', 'request/prepare-request.ts', 'run/response-run.ts', 'output/present.ts', 'model-view/to-conversation.ts'])
+    for (const file of ['responses-server.ts', 'state/server-state.ts', 'state/retention.ts', 'routes/create-response.ts', 'routes/http/read-json.ts', 'request/prepare-request.ts', 'run/response-run.ts', 'output/present.ts', 'model-view/to-conversation.ts'])
       expect(fs.existsSync(path.join(SRC, 'server', file)), file).toBe(true);
+  });
+
+  test('the server root holds its face alone; state/ (below every stage) and the folders it uses import no stage', () => {
+    const atRoot = files.filter(({ file }) => folderOf(file) === 'server').map(({ file }) => file);
+    expect(atRoot).toEqual(['server/responses-server.ts']);
+    const stages = ['routes', 'request', 'run', 'output', 'socket', 'model-view'];
+    const below = ['state', 'files', 'sealing'];
+    expect(crossings((from, to) => below.includes(stage(from)) && (stages.includes(stage(to)) || to === 'server/responses-server.ts'))).toEqual([]);
+    // Nor does a folder below the stages reach back to the state (files and sealing are what it is made of).
+    expect(crossings((from, to) => ['files', 'sealing'].includes(stage(from)) && stage(to) === 'state')).toEqual([]);
   });
 
   test('no route imports another route, and route helpers import no route', () => {

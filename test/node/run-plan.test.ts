@@ -12,7 +12,7 @@ import { qwenFormat } from '../../src/chat/qwen-format';
 import { qwen3Format } from '../../src/chat/qwen3-format';
 import { SCRIPTED_MODEL_ID } from '../../src/engine/scripted-engine';
 import { CreateResponseRequest } from '../../src/protocol/create-request';
-import { EngineQueue } from '../../src/server/run/engine-queue';
+import { EngineQueue } from '../../src/server/state/engine-queue';
 import { initialResponse } from '../../src/server/run/response-factory';
 import { ResponseRun } from '../../src/server/run/response-run';
 import { buildRunPlan, type RunPlan } from '../../src/server/request/run-plan';

@@ -7,7 +7,7 @@ import type { StoredStoreFile, StoredVectorStore } from '../../ports/file-store'
 import { resolveChunking, type ChunkingStrategy, type FileAttributes } from '../../protocol/vector-stores';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import { isStorageFull, storageFull } from '../held-writes-store';
+import { isStorageFull, storageFull } from '../../shared/storage-full';
 import type { FilesState } from './files-state';
 
 /** Runs a write; a full disk becomes the 507 a client can act on. */

@@ -15,7 +15,7 @@ import type { Compaction, StoredItem } from '../../protocol/output-items';
 import { compactionItem, summarize, summaryBudget, withEngine } from './compaction';
 import { newestTurnStart, windowConversation } from './compaction-window';
 import type { RunPlan } from './run-plan';
-import type { ServedModel, ServerState } from '../server-state';
+import type { ServedModel, ServerState } from '../state/server-state';
 import type { ConversationItem } from '../../chat/chat-format';
 
 export interface AutoCompacted {

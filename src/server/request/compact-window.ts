@@ -10,7 +10,7 @@ import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { toConversation } from '../model-view/to-conversation';
-import { resolveModel, type ServedModel, type ServerState } from '../server-state';
+import { resolveModel, type ServedModel, type ServerState } from '../state/server-state';
 import { checkToolOutputs } from './chain-history';
 import { compactionItem, summarize, withEngine, type CompactionUsage } from './compaction';
 import { windowConversation } from './compaction-window';

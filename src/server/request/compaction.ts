@@ -12,7 +12,7 @@ import type { ConversationItem } from '../../chat/chat-format';
 import type { Compaction } from '../../protocol/output-items';
 import { newId } from '../../shared/ids';
 import { truncateToFit } from './truncate-conversation';
-import type { ServedModel, ServerState } from '../server-state';
+import type { ServedModel, ServerState } from '../state/server-state';
 
 export const SUMMARY_INSTRUCTIONS =
   'You compact conversations. Summarize the conversation you are shown so that it can be continued from the summary alone: ' +

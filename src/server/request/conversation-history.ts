@@ -1,7 +1,7 @@
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 
 export function conversationNotFound(id: string, param: string | null = null) {
   return notFound(`Conversation with id '${id}' not found.`, param, null);

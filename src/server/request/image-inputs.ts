@@ -10,7 +10,7 @@ import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import type { FilesState } from '../files/files-state';
-import type { ServedModel } from '../server-state';
+import type { ServedModel } from '../state/server-state';
 
 interface ImageAt {
   /** Where it is, as a parameter path (`input[2].content[1]`, `input[0].output[3]`). */

@@ -14,7 +14,7 @@ import { Codes } from '../../shared/error-codes';
 import { isWebSearch } from '../model-view/builtin-functions';
 import { clientToolFunctions } from '../model-view/client-tools';
 import { approvalRequests } from '../model-view/mcp-call-view';
-import { resolveModel, type ServedModel, type ServerState } from '../server-state';
+import { resolveModel, type ServedModel, type ServerState } from '../state/server-state';
 import { checkToolChoice } from './tool-choice';
 import { checkToolGrammars } from './tool-grammars';
 import { checkImageInputs, withImageFiles } from './image-inputs';

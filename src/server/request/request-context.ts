@@ -12,7 +12,7 @@ import { Codes } from '../../shared/error-codes';
 import { chainItems } from './chain-history';
 import { normalizeInput } from './normalize-input';
 import { conversationHistory } from './conversation-history';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 
 export interface ContextRequest {
   conversation?: string | { id: string } | null | undefined;

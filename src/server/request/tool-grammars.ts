@@ -10,7 +10,7 @@ import { regexToExpr } from '../../chat/grammar/regex-grammar';
 import type { CreateResponseRequest } from '../../protocol/create-request';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import type { ServedModel } from '../server-state';
+import type { ServedModel } from '../state/server-state';
 
 /** A custom tool's grammar read into a grammar; a 400 naming `param` (its definition) when it cannot be read. */
 export function parseToolGrammar(format: { syntax: 'lark' | 'regex'; definition: string }, param: string): Grammar {

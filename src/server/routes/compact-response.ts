@@ -12,7 +12,7 @@
 import { parseCompactRequest } from '../../protocol/compact-request';
 import { newId } from '../../shared/ids';
 import { compactWindow } from '../request/compact-window';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { readJsonBody } from './http/read-json';
 
 export async function compactResponse(state: ServerState, httpRequest: Request): Promise<Response> {

@@ -10,7 +10,7 @@ import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { presentItem, type Includes } from '../output/include-filter';
 import { normalizeInput } from '../request/normalize-input';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { conversationObject } from '../output/conversation-object';
 import { conversationNotFound } from '../request/conversation-history';
 import { readBody } from './http/read-json';

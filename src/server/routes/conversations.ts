@@ -9,7 +9,7 @@ import type { StoredConversation } from '../../ports/conversation-store';
 import { conversationObject } from '../output/conversation-object';
 import { conversationNotFound } from '../request/conversation-history';
 import { normalizeInput } from '../request/normalize-input';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { readBody } from './http/read-json';
 
 export async function createConversation(state: ServerState, request: Request): Promise<Response> {

@@ -1,7 +1,7 @@
 /** `POST /v1/responses`: parse, prepare, start the run, answer in the requested mode (JSON, stream, background). */
 import { presentSnapshot, presentStream, type Presentation } from '../output/present';
 import { finalPlan, prepareRequest } from '../request/prepare-request';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { startRun } from '../run/start-run';
 import { readJsonBody } from './http/read-json';
 import { sseResponse } from './http/sse-body';

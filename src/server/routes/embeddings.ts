@@ -10,7 +10,7 @@ import { EmbeddingRequest, type EmbeddingResponse } from '../../protocol/embeddi
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { estimateTokens } from '../files/chunk-text';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { readBody } from './http/read-json';
 
 /** OpenAI's limit of tokens over all inputs of one request. */

@@ -10,7 +10,7 @@ import { newId } from '../../shared/ids';
 import { batchObject } from '../files/vector-store-objects';
 import { attachFiles, cancelBatch, checkFiles, refuseWhenFull, requireStore } from '../files/vector-store-ops';
 import { filesOf, type FilesState } from '../files/files-state';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { withPollAfter } from './http/poll-after';
 import { readBody } from './http/read-json';
 import { storeFilesPage } from './http/store-files-page';

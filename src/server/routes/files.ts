@@ -14,7 +14,7 @@ import { newId } from '../../shared/ids';
 import { fileObject } from '../files/file-library';
 import { filesOf } from '../files/files-state';
 import { deleteFile, refuseWhenFull } from '../files/vector-store-ops';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { idPage, idPageQuery } from './http/id-page';
 import { readMultipart } from './http/read-multipart';
 

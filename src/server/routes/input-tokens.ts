@@ -6,7 +6,7 @@
  * engine has no tokenizer to count with and estimates instead (web-llm and wllama 3 expose none).
  */
 import { prepareRequest } from '../request/prepare-request';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { readJsonBody } from './http/read-json';
 
 export async function countInputTokens(state: ServerState, httpRequest: Request): Promise<Response> {

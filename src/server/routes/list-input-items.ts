@@ -1,6 +1,6 @@
 /** `GET /v1/responses/{id}/input_items`: OpenAI's cursor pagination over a response's input. */
 import { invalidRequest, notFound } from '../../shared/api-error';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { Codes } from '../../shared/error-codes';
 import { cursorPage, pageQuery } from './http/cursor-page';
 

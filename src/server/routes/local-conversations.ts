@@ -7,7 +7,7 @@
  * Shapes: protocol/local-conversations.ts.
  */
 import type { LocalConversation } from '../../protocol/local-conversations';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { cursorPage, pageQuery } from './http/cursor-page';
 
 export async function listLocalConversations(state: ServerState, url: URL): Promise<Response> {

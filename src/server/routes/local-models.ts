@@ -5,7 +5,7 @@
 import type { LoadEvent, LoadProgress } from '../../protocol/local-status';
 import { errorBody } from '../../protocol/error-response';
 import { ApiError, toApiErrorData } from '../../shared/api-error';
-import { lookupModel, type ServerState } from '../server-state';
+import { lookupModel, type ServerState } from '../state/server-state';
 import type { ModelManager } from '../../ports/model-manager';
 import { sseResponse } from './http/sse-body';
 import { Codes } from '../../shared/error-codes';

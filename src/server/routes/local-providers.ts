@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { ProviderCreate, type ProviderDeleted, type ProviderList, type ProviderModelList } from '../../protocol/local-providers';
 import { ApiError } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import type { ProviderRegistry } from '../provider-registry';
-import type { ServerState } from '../server-state';
+import type { ProviderRegistry } from '../state/provider-registry';
+import type { ServerState } from '../state/server-state';
 import { readBody } from './http/read-json';
 
 function registry(state: ServerState): ProviderRegistry {

@@ -14,9 +14,9 @@ import { z } from 'zod';
 import { RetentionWire, type PruneRequest, type PruneResult, type StorageSummary } from '../../protocol/local-storage';
 import { validationError } from '../../protocol/validation-error';
 import { cursorPage, pageQuery } from './http/cursor-page';
-import { conversationsOf, prune } from '../retention';
+import { conversationsOf, prune } from '../state/retention';
 import type { RetentionPolicy } from '../../protocol/runtime-options';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { readBodyBytes, readJsonBody } from './http/read-json';
 import { fileTotals } from '../files/file-retention';
 

@@ -3,7 +3,7 @@
  * needs (read from the engine's ModelInfo; sizes are those of the build this device loads).
  */
 import { notFound } from '../../shared/api-error';
-import type { ServedModel, ServerState } from '../server-state';
+import type { ServedModel, ServerState } from '../state/server-state';
 import { Codes } from '../../shared/error-codes';
 import type { Embedder } from '../../ports/embedder';
 

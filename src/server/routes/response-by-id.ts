@@ -4,7 +4,7 @@ import { Codes } from '../../shared/error-codes';
 import { includesFromQuery } from '../output/include-filter';
 import { presentSnapshot, presentStream, type Presentation } from '../output/present';
 import { cancelRun, currentResponse, deleteRun, responseEvents, responseNotFound } from '../run/response-events';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { sseResponse } from './http/sse-body';
 
 export async function retrieveResponse(state: ServerState, id: string, url: URL, signal: AbortSignal): Promise<Response> {

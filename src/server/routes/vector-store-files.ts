@@ -9,7 +9,7 @@ import { Codes } from '../../shared/error-codes';
 import { storeFileObject } from '../files/vector-store-objects';
 import { attachFiles, checkFiles, detachFile, refuseWhenFull, requireStore } from '../files/vector-store-ops';
 import { filesOf, type FilesState } from '../files/files-state';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { storeFilesPage } from './http/store-files-page';
 import { withPollAfter } from './http/poll-after';
 import { readBody } from './http/read-json';

@@ -13,7 +13,7 @@ import { DEFAULT_HYBRID, searchStores } from '../files/search';
 import { vectorStoreObject } from '../files/vector-store-objects';
 import { attachFiles, checkFiles, deleteStore, refuseWhenFull, requireStore } from '../files/vector-store-ops';
 import { filesOf, type FilesState } from '../files/files-state';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { idPage, idPageQuery } from './http/id-page';
 import { withPollAfter } from './http/poll-after';
 import { readBody } from './http/read-json';

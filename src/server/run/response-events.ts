@@ -7,7 +7,7 @@ import { TERMINAL_STATUSES, type ResponseObject } from '../../protocol/response-
 import { recoveredTerminalSequence, TERMINAL_EVENT_TYPES, terminalEventType, type StreamEvent } from '../../protocol/stream-events';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 
 export function responseNotFound(id: string) {
   return notFound(`Response with id '${id}' not found.`, null, null);
@@ -32,7 +32,7 @@ export async function currentResponse(state: ServerState, id: string): Promise<R
 export async function responseEvents(state: ServerState, response: ResponseObject, after: number, signal: AbortSignal): Promise<AsyncIterable<StreamEvent>> {
   const { id } = response;
   const run = state.runs.get(id);
-  if (run) return run.log.follow(after, signal);
+  if (run) return run.follow(after, signal);
   const events = await state.store.events(id, after);
   const log = events.length > 0 ? events : await state.store.events(id, -1);
   const last = log.at(-1);

@@ -13,7 +13,8 @@ import { terminalEventType, UNLOGGED_EVENTS_MAX, type StreamEvent, type Unsequen
 import type { ResponseStore } from '../../ports/response-store';
 import type { StoredItem } from '../../protocol/output-items';
 import { describeError, toApiErrorData } from '../../shared/api-error';
-import type { QueuePlace } from './engine-queue';
+import type { QueuePlace } from '../state/engine-queue';
+import type { RunningResponse } from '../state/running-response';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
 import { modelRound, type RoundContext } from './model-round';
@@ -49,7 +50,7 @@ export interface RunPorts {
   files?: FilesState;
 }
 
-export class ResponseRun {
+export class ResponseRun implements RunningResponse {
   readonly log = new LiveLog();
   readonly done: Promise<ResponseObject>;
   private readonly controller = new AbortController();
@@ -91,6 +92,11 @@ export class ResponseRun {
 
   get id(): string {
     return this.response.id;
+  }
+
+  /** Its events after sequence number `after` (-1: all), live until the run ends. */
+  follow(after: number, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+    return this.log.follow(after, signal);
   }
 
   /** What a model round works with (the plan may change before the first round: MCP tools). */

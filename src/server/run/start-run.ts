@@ -7,8 +7,8 @@ import type { ResponseObject } from '../../protocol/response-object';
 import { newId } from '../../shared/ids';
 import type { PreparedRequest } from '../request/prepare-request';
 import type { RunPlan } from '../request/run-plan';
-import { pruneSoon } from '../retention';
-import type { ServerState } from '../server-state';
+import { pruneSoon } from '../state/retention';
+import type { ServerState } from '../state/server-state';
 import { initialResponse } from './response-factory';
 import { ResponseRun } from './response-run';
 

@@ -8,7 +8,7 @@ import type { ResponseObject } from '../../protocol/response-object';
 import type { StreamEvent } from '../../protocol/stream-events';
 import { newId } from '../../shared/ids';
 import type { PreparedRequest } from '../request/prepare-request';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { initialResponse } from './response-factory';
 
 /** The warm-up response and its two events (`response.created`, `response.completed`). */

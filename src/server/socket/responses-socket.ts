@@ -27,7 +27,7 @@ import { presentStream } from '../output/present';
 import { finalPlan, prepareRequest, type PreparedRequest } from '../request/prepare-request';
 import { startRun } from '../run/start-run';
 import { warmUp } from '../run/warm-up';
-import type { ServerState } from '../server-state';
+import type { ServerState } from '../state/server-state';
 import { ChainCache } from './chain-cache';
 
 export interface SocketOptions {

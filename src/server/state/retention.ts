@@ -10,11 +10,11 @@
  * with every response chained to them; when that unit is pruned its conversation is deleted
  * with it, so no response of a conversation goes while the conversation stays.
  */
-import type { StoredSummary } from '../ports/response-store';
-import type { RetentionPolicy } from '../protocol/runtime-options';
-import { describeError } from '../shared/api-error';
+import type { StoredSummary } from '../../ports/response-store';
+import type { RetentionPolicy } from '../../protocol/runtime-options';
+import { describeError } from '../../shared/api-error';
 import type { ServerState } from './server-state';
-import { conversationStoreBytes, deleteConversationStores, pruneExpired } from './files/file-retention';
+import { conversationStoreBytes, deleteConversationStores, pruneExpired } from '../files/file-retention';
 
 export interface Conversation {
   /** Oldest first. */

@@ -12,13 +12,14 @@
  * A `create` that cannot be written is refused with `storage_full` instead: the request
  * has not started, so nothing is lost by saying no, and the message says what to do.
  */
-import type { StoredItem } from '../protocol/output-items';
-import type { ResponseObject } from '../protocol/response-object';
-import type { StreamEvent } from '../protocol/stream-events';
-import { ApiError, describeError } from '../shared/api-error';
-import { Codes } from '../shared/error-codes';
-import type { Chain, ConversationAppend, ResponseStore } from '../ports/response-store';
-import type { ItemPage, ItemPageQuery, StoredConversation } from '../ports/conversation-store';
+import type { StoredItem } from '../../protocol/output-items';
+import type { ResponseObject } from '../../protocol/response-object';
+import type { StreamEvent } from '../../protocol/stream-events';
+import { describeError } from '../../shared/api-error';
+import { isStorageFull, storageFull } from '../../shared/storage-full';
+import { Codes } from '../../shared/error-codes';
+import type { Chain, ConversationAppend, ResponseStore } from '../../ports/response-store';
+import type { ItemPage, ItemPageQuery, StoredConversation } from '../../ports/conversation-store';
 
 export interface HeldWritesOptions {
   /** How long to wait before retrying held writes when no other write comes (ms). */
@@ -33,28 +34,6 @@ interface Held {
   append?: ConversationAppend;
 }
 
-/** Whether an error means "the origin's storage is full" (names differ by browser and wrapper). */
-export function isStorageFull(err: unknown): boolean {
-  if (err instanceof ApiError) return err.data.code === Codes.storageFull;
-  const name = (err as { name?: unknown } | null)?.name;
-  const message = (err as { message?: unknown } | null)?.message;
-  return name === 'QuotaExceededError' || (typeof message === 'string' && /quota|disk is full|no space/i.test(message));
-}
-
-/** The error a client gets when its request cannot be stored. */
-export function storageFull(cause: unknown): ApiError {
-  return new ApiError(
-    {
-      status: 507,
-      type: 'server_error',
-      code: Codes.storageFull,
-      param: null,
-      message:
-        "This browser's storage for the app is full, so the response could not be saved. Free space (delete old conversations or downloaded models in the app), or send the request with store: false.",
-    },
-    { cause },
-  );
-}
 
 export class HeldWritesStore implements ResponseStore {
   readonly #inner: ResponseStore;

@@ -8,17 +8,17 @@
  * Settings come only from trusted code: the `/v1/local/providers` routes (this origin's
  * pages: the service worker refuses every other), and the runtime's start options.
  */
-import type { ChatFormat } from '../chat/chat-format';
-import { qwenFormat } from '../chat/qwen-format';
-import type { Embedder } from '../ports/embedder';
-import type { ModelInfo } from '../ports/engine';
-import type { ConnectProvider, ProviderRecord, ProviderStore, RemoteEngine } from '../ports/providers';
-import { DEFAULT_PROVIDER_CONCURRENCY, ProviderCreate, type ProviderObject } from '../protocol/local-providers';
-import type { ProviderOptions } from '../protocol/runtime-options';
-import { describeError, invalidRequest, notFound } from '../shared/api-error';
-import { Codes } from '../shared/error-codes';
-import { privateHost } from '../shared/private-host';
-import { EngineQueue } from './run/engine-queue';
+import type { ChatFormat } from '../../chat/chat-format';
+import { qwenFormat } from '../../chat/qwen-format';
+import type { Embedder } from '../../ports/embedder';
+import type { ModelInfo } from '../../ports/engine';
+import type { ConnectProvider, ProviderRecord, ProviderStore, RemoteEngine } from '../../ports/providers';
+import { DEFAULT_PROVIDER_CONCURRENCY, ProviderCreate, type ProviderObject } from '../../protocol/local-providers';
+import type { ProviderOptions } from '../../protocol/runtime-options';
+import { describeError, invalidRequest, notFound } from '../../shared/api-error';
+import { Codes } from '../../shared/error-codes';
+import { privateHost } from '../../shared/private-host';
+import { EngineQueue } from './engine-queue';
 
 export interface ProvidersOptions {
   /** Where settings made through `/v1/local/providers` are kept (IndexedDB); default: memory. */

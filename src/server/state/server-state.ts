@@ -1,20 +1,20 @@
 /** What every route handler shares: storage, engines and the runs in flight. */
-import type { ChatFormat } from '../chat/chat-format';
-import type { Engine, ModelInfo } from '../ports/engine';
-import type { ResponseStore } from '../ports/response-store';
-import type { ResponseObject } from '../protocol/response-object';
-import { notFound } from '../shared/api-error';
-import { EngineQueue } from './run/engine-queue';
-import type { ResponseRun } from './run/response-run';
-import type { ToolPorts } from '../ports/tool-ports';
-import type { ModelManager } from '../ports/model-manager';
-import type { RetentionPolicy } from '../protocol/runtime-options';
-import { Codes } from '../shared/error-codes';
-import type { ReasoningSealer } from './sealing/encrypted-reasoning';
-import type { CompactionSealer } from './sealing/compaction-sealer';
+import type { ChatFormat } from '../../chat/chat-format';
+import type { Engine, ModelInfo } from '../../ports/engine';
+import type { ResponseStore } from '../../ports/response-store';
+import type { ResponseObject } from '../../protocol/response-object';
+import { notFound } from '../../shared/api-error';
+import { EngineQueue } from './engine-queue';
+import type { RunningResponse } from './running-response';
+import type { ToolPorts } from '../../ports/tool-ports';
+import type { ModelManager } from '../../ports/model-manager';
+import type { RetentionPolicy } from '../../protocol/runtime-options';
+import { Codes } from '../../shared/error-codes';
+import type { ReasoningSealer } from '../sealing/encrypted-reasoning';
+import type { CompactionSealer } from '../sealing/compaction-sealer';
 import type { ProviderRegistry } from './provider-registry';
-import type { Embedder } from '../ports/embedder';
-import type { FilesState } from './files/files-state';
+import type { Embedder } from '../../ports/embedder';
+import type { FilesState } from '../files/files-state';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -26,7 +26,7 @@ export interface ServedModel {
 export interface ServerState {
   store: ResponseStore;
   /** Running responses by id (stored or not); removed once terminal and persisted. */
-  runs: Map<string, ResponseRun>;
+  runs: Map<string, RunningResponse>;
   models: Map<string, ServedModel>;
   /** Unix seconds. */
   now: () => number;

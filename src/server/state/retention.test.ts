@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { StoredSummary } from '../ports/response-store';
+import type { StoredSummary } from '../../ports/response-store';
 import { conversationsOf, responsesToPrune } from './retention';
 
 const DAY = 24 * 3600;
