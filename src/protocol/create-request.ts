@@ -12,6 +12,8 @@ import { MAX_TOOLS, nestingError } from './request-limits';
 import { AttributeFilter, HybridSearch } from './vector-stores';
 import { Metadata } from './metadata';
 import { validationError } from './validation-error';
+import { NO_EXTENSIONS, type ProtocolExtensions } from './protocol-extensions';
+import { inputItemSchema } from './input-item-schemas';
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -122,9 +124,14 @@ export const FileSearchTool = z.strictObject({
 });
 export type FileSearchTool = z.infer<typeof FileSearchTool>;
 
+const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool] as const;
+
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
-export const Tool = z.discriminatedUnion('type', [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool]);
+export const Tool = z.discriminatedUnion('type', TOOL_OPTIONS);
 export type Tool = z.infer<typeof Tool>;
+
+/** The tools whose calls the client runs (functions and the SDK's client-run shapes); every other type is a builtin tool's. */
+export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'custom', 'namespace', 'shell', 'local_shell', 'apply_patch']);
 
 /** One entry of `allowed_tools.tools`: a function by name, or a builtin tool by type. */
 export const AllowedTool = z.union([
@@ -236,11 +243,31 @@ export type CreateResponseRequest = z.infer<typeof CreateResponseRequest>;
  * nesting limit (checked first, iteratively: deep values must never reach zod or storage),
  * then the schema. Throws the OpenAI-shaped 400 naming the parameter.
  */
-export function parseCreateRequest(body: unknown): CreateResponseRequest {
+export function parseCreateRequest(body: unknown, extensions: ProtocolExtensions = NO_EXTENSIONS): CreateResponseRequest {
   if (!isJsonObject(body)) throw invalidRequest('The request body must be a JSON object.', null, Codes.invalidType);
   const tooDeep = nestingError(body);
   if (tooDeep) throw tooDeep;
-  const parsed = CreateResponseRequest.safeParse(body);
+  const parsed = schemaWith(extensions).safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, body);
   return parsed.data;
+}
+
+const withExtensions = new WeakMap<ProtocolExtensions, typeof CreateResponseRequest>();
+
+/**
+ * The create schema with what plug-in tools add. Their entries and items are typed as the
+ * SDK's own (`Tool`, `InputItem`) from here on: only the tool that owns them reads their
+ * fields (the server looks them up in its tool registry before it looks at a `type`).
+ */
+function schemaWith(extensions: ProtocolExtensions): typeof CreateResponseRequest {
+  if (extensions.tools.length === 0 && extensions.items.length === 0) return CreateResponseRequest;
+  const known = withExtensions.get(extensions);
+  if (known) return known;
+  const tools = [...TOOL_OPTIONS, ...extensions.tools] as unknown as typeof TOOL_OPTIONS;
+  const schema = CreateResponseRequest.extend({
+    input: z.union([z.string(), z.array(inputItemSchema(extensions.items))]).optional(),
+    tools: z.array(z.discriminatedUnion('type', tools)).max(MAX_TOOLS).optional(),
+  }) as unknown as typeof CreateResponseRequest;
+  withExtensions.set(extensions, schema);
+  return schema;
 }

@@ -2,7 +2,7 @@
  * Zod schemas for what a client may send as `input` (and what `item_reference` resolves to).
  * Objects are strict: an unknown field is a 400 naming it, never silently dropped.
  */
-import { z } from 'zod';
+import { z, type ZodType } from 'zod';
 import {
   ApplyPatchCallInput,
   ApplyPatchCallOutputInput,
@@ -15,6 +15,7 @@ import {
   ToolOutputInput,
 } from './client-call-inputs';
 import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
+import { TOOL_INPUT_ITEMS } from './tool-input-items';
 
 const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 
@@ -74,15 +75,6 @@ export const ReasoningItem = z.strictObject({
   status: itemStatus,
 });
 
-/** The user's answer to an `mcp_approval_request` of the previous response. */
-export const McpApprovalResponseItem = z.strictObject({
-  type: z.literal('mcp_approval_response'),
-  id: z.string().nullish(),
-  approval_request_id: z.string().min(1),
-  approve: z.boolean(),
-  reason: z.string().nullish(),
-});
-
 /**
  * A compaction item this origin made, passed back (OpenAI's `ResponseCompactionItemParam`;
  * `created_by` too, as output items carry it). Its content is opened, and checked, when the
@@ -95,41 +87,17 @@ export const CompactionItem = z.strictObject({
   created_by: z.string().nullish(),
 });
 
-/** A `file_search_call` of an earlier response, passed back (OpenAI's input items include it). */
-export const FileSearchCallItem = z.strictObject({
-  type: z.literal('file_search_call'),
-  id: z.string().min(1),
-  queries: z.array(z.string()).max(100),
-  status: z.enum(['in_progress', 'searching', 'completed', 'incomplete', 'failed']),
-  results: z
-    .array(
-      z.strictObject({
-        file_id: z.string().optional(),
-        filename: z.string().optional(),
-        score: z.number().optional(),
-        text: z.string().optional(),
-        attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullish(),
-      }),
-    )
-    .nullish(),
-});
-
 export const ItemReference = z.strictObject({
   type: z.literal('item_reference'),
   id: z.string().min(1),
 });
 
-/** A message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`. */
-export const InputItem = z.preprocess(
-  (v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v),
-  z.discriminatedUnion('type', [
+const CORE_INPUT_ITEMS = [
     InputMessage,
     FunctionCallItem,
     FunctionCallOutputItem,
     ReasoningItem,
-    McpApprovalResponseItem,
     CompactionItem,
-    FileSearchCallItem,
     ItemReference,
     CustomToolCallInput,
     CustomToolCallOutputInput,
@@ -139,8 +107,19 @@ export const InputItem = z.preprocess(
     LocalShellCallOutputInput,
     ApplyPatchCallInput,
     ApplyPatchCallOutputInput,
-  ]),
-);
+    ...TOOL_INPUT_ITEMS,
+] as const;
+
+/**
+ * The input item schema, with the items plug-in tools add (`protocol-extensions.ts`). A
+ * message may omit `type` (OpenAI's EasyInputMessage); everything else is keyed by `type`.
+ */
+export function inputItemSchema(extra: readonly ZodType[] = []) {
+  const options = [...CORE_INPUT_ITEMS, ...extra] as unknown as typeof CORE_INPUT_ITEMS;
+  return z.preprocess((v) => (isPlainObject(v) && v.type === undefined && 'role' in v ? { ...v, type: 'message' } : v), z.discriminatedUnion('type', options));
+}
+
+export const InputItem = inputItemSchema();
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -28,7 +28,7 @@
  * depend on the browser: the service worker adds its own browser's, the servers the
  * requesting one's.
  */
-import { SANDBOX_BOOTSTRAP_HASH } from '../tools/python/sandbox-bootstrap';
+import { SANDBOX_BOOTSTRAP_HASH } from '../tools/python';
 import { isolationHeaders, thisBrowser, type BrowserIdentity } from './isolation-headers';
 
 export interface SecurityHeaderOptions {

@@ -17,8 +17,8 @@ import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
 import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { openIdbFileStore } from '../store/idb-file-store';
-import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
-import { lazyMinisearchIndexes } from '../tools/file-search/lazy-indexes';
+import { createWorkerExtractor, lazyMinisearchIndexes } from '../tools/file-search';
+import { builtinTools } from '../tools/builtin-tools';
 import { TestEmbedder } from '../engine/test-embedder';
 import type { Embedder } from '../ports/embedder';
 import { openIdbProviderStore } from '../store/idb-provider-store';
@@ -87,9 +87,10 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     ? cpu.createWllamaEngine({ wasmUrl: options.cpuEngine.wasmUrl, testModels: options.testModels, threads, ...(options.modelBase ? { ggufBase: options.modelBase } : {}) })
     : undefined;
   const engines: Engine[] = [...(options.testModels ? [new ScriptedEngine()] : []), webllm, ...(wllama ? [wllama] : [])];
+  // The builtin tools: one descriptor per folder of tools/, the one registry the server knows.
   // Each tool's code is imported at its first call (web search and MCP carry an HTML parser
   // and the MCP SDK): nothing of it is on the way to the runtime's start or first answer.
-  const tools = anyToolEnabled(options.tools) ? createRuntimeTools(options.tools ?? {}, { origin: self.location.origin }) : {};
+  const tools = builtinTools(anyToolEnabled(options.tools) ? createRuntimeTools(options.tools ?? {}, { origin: self.location.origin }) : {});
   // Downloads, cache and status for the engines' models; GPU and storage as web-llm sees them.
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);

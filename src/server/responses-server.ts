@@ -15,7 +15,9 @@ import { ApiError, describeError } from '../shared/api-error';
 import { HeldWritesStore } from './state/held-writes-store';
 import { INTERRUPTED } from './run/response-run';
 import { unreadableResponse } from './run/response-factory';
-import type { ToolPorts } from '../ports/tool-ports';
+import type { BuiltinTool } from '../ports/builtin-tool';
+import { ToolRegistry } from './state/tool-registry';
+import { vectorSearchOf } from './files/vector-search';
 import type { ModelManager } from '../ports/model-manager';
 import { deleteCachedModel, loadModel, localStatus } from './routes/local-models';
 import { listLocalConversations } from './routes/local-conversations';
@@ -60,8 +62,8 @@ export interface ResponsesServerOptions {
   flushMs?: number;
   /** Event logs of responses finished longer ago than this are pruned at start (seconds). */
   eventLogMaxAge?: number;
-  /** Builtin tools (code interpreter, web search) this runtime can run. */
-  tools?: ToolPorts;
+  /** The builtin tools this runtime can run (each tool folder's descriptor; see `ports/builtin-tool.ts`). */
+  tools?: readonly BuiltinTool[];
   /** Model management for the `/v1/local/*` routes (download, cache, status). */
   modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds per response (default 8); past it the response ends `incomplete`. */
@@ -221,7 +223,8 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     models: modelTable(options.engines, options.formats),
     now,
     flushMs: options.flushMs ?? 50,
-    tools: options.tools ?? {},
+    tools: new ToolRegistry(options.tools ?? []),
+    toolHost: {},
     sealer: reasoningSealer(keys),
     compactions: compactionSealer(keys),
     maxToolRounds: options.maxToolRounds ?? 8,
@@ -233,8 +236,10 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     embedders: new Map((options.embedders ?? []).map((e) => [e.info.id, e])),
     ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
   };
-  if (options.files)
+  if (options.files) {
     state.files = createFilesState(options.files, { embedder: (id) => state.embedders.get(id) ?? state.providers?.embedder(id), now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });
+    state.toolHost.vectorSearch = vectorSearchOf(state.files);
+  }
   // Whatever an earlier runtime left running can never finish now. None of this upkeep may
   // keep the runtime from starting (storage full, a row it cannot read): a failure is
   // logged, reads still work, and the next start tries again.

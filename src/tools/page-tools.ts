@@ -7,7 +7,7 @@
  * const { options, transfer } = prepareRuntimeTools(config);
  * control.start(Comlink.transfer({ ...startOptions, tools: options }, transfer));
  */
-import { createPythonSandboxFrame } from './python/sandbox-frame-page';
+import { createPythonSandboxFrame } from './python';
 import type { RuntimeToolsOptions, ToolsConfig } from '../protocol/runtime-options';
 
 export function prepareRuntimeTools(config: ToolsConfig = {}): { options: RuntimeToolsOptions; transfer: Transferable[] } {

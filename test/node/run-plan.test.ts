@@ -17,6 +17,12 @@ import { initialResponse } from '../../src/server/run/response-factory';
 import { ResponseRun } from '../../src/server/run/response-run';
 import { buildRunPlan, type RunPlan } from '../../src/server/request/run-plan';
 import { openIdbStore } from '../../src/store/idb-store';
+import { ToolRegistry } from '../../src/server/state/tool-registry';
+import { builtinTools } from '../../src/tools/builtin-tools';
+import type { CodeInterpreterPort } from '../../src/ports/tool-ports';
+
+/** What a plan needs besides the request: the package's builtin tools (Python a fake at its port), a first turn. */
+const withTools = (codeInterpreter?: CodeInterpreterPort) => ({ tools: new ToolRegistry(builtinTools(codeInterpreter ? { codeInterpreter } : {})), turn: { history: [], input: [] }, host: {} });
 
 /** The scripted model, keeping every request it was given. */
 const parse = (body: Record<string, unknown>) => CreateResponseRequest.parse({ model: SCRIPTED_MODEL_ID, ...body });
@@ -27,7 +33,7 @@ describe('buildRunPlan', () => {
     const request = parse({
       input: 'Hi',
       instructions: 'Be brief.',
-      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} } }, { type: 'code_interpreter', container: { type: 'auto' } }],
+      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} } }, { type: 'code_interpreter', container: 'cntr_1' }],
       tool_choice: 'required',
       temperature: 0.3,
       top_p: 0.8,
@@ -40,7 +46,7 @@ describe('buildRunPlan', () => {
       stream: true,
       store: false,
     });
-    const plan = buildRunPlan({ request, format: qwen3Format, conversation: userSays('Hi'), containerId: 'cntr_1', maxToolRounds: 5 });
+    const plan = buildRunPlan({ request, format: qwen3Format, conversation: userSays('Hi'), maxToolRounds: 5, ...withTools() });
     expect(plan.tools.map((t) => t.name)).toEqual(['lookup', 'python']);
     expect([...plan.builtinNames]).toEqual(['python']);
     // reasoningEffort, parallelToolCalls and the schema's name are for engines that pass them on (an upstream).
@@ -54,7 +60,7 @@ describe('buildRunPlan', () => {
       reasoningEffort: 'none',
       parallelToolCalls: false,
     });
-    expect(plan).toMatchObject({ model: SCRIPTED_MODEL_ID, maxOutputTokens: 64, maxToolCalls: 2, maxToolRounds: 5, singleCall: true, containerId: 'cntr_1', persist: false, logEvents: true });
+    expect(plan).toMatchObject({ model: SCRIPTED_MODEL_ID, maxOutputTokens: 64, maxToolCalls: 2, maxToolRounds: 5, singleCall: true, persist: false, logEvents: true });
     expect([...plan.include]).toEqual(['code_interpreter_call.outputs']);
     // The first round's input is the conversation rendered with instructions, tools and thinking off.
     expect(plan.input).toEqual(qwen3Format.render({ instructions: 'Be brief.', items: userSays('Hi'), tools: [...plan.tools], enableThinking: false }));
@@ -70,8 +76,8 @@ describe('buildRunPlan', () => {
       request: parse({ input: 'Hi', tools: [{ type: 'code_interpreter', container: { type: 'auto' } }], tool_choice: 'none' }),
       format: qwenFormat,
       conversation: userSays('Hi'),
-      containerId: 'cntr_1',
       maxToolRounds: 5,
+      ...withTools(),
     });
     expect(plan.tools).toEqual([]);
     expect(plan.builtinNames.size).toBe(0);
@@ -84,8 +90,11 @@ describe('buildRunPlan', () => {
 describe('ResponseRun follows its plan', () => {
   it('renders later rounds through the plan and sends the same parameters every round', async () => {
     const script = JSON.stringify({ script: ['<tool_call>{"name": "python", "arguments": {"code": "print(1)"}}</tool_call>', 'It is 1.'] });
-    const request = parse({ input: script, tools: [{ type: 'code_interpreter', container: { type: 'auto' } }], temperature: 0.5 });
-    const built = buildRunPlan({ request, format: qwenFormat, conversation: userSays(script), containerId: 'cntr_plan', maxToolRounds: 5 });
+    const request = parse({ input: script, tools: [{ type: 'code_interpreter', container: 'cntr_plan' }], temperature: 0.5 });
+    const ran: Array<{ code: string; containerId: string }> = [];
+    const python: CodeInterpreterPort = { run: async (code, { containerId }) => (ran.push({ code, containerId }), { logs: '1\n', images: [], error: null }) };
+    const sources = withTools(python);
+    const built = buildRunPlan({ request, format: qwenFormat, conversation: userSays(script), maxToolRounds: 5, ...sources });
     const rendered: Array<readonly ConversationItem[]> = [];
     const outputs: Rendered[] = [];
     // The plan's parameters differ from what the request says: a run that re-derived them would send 0.5.
@@ -101,12 +110,11 @@ describe('ResponseRun follows its plan', () => {
     };
     const engine = new RecordingEngine();
     const store = await openIdbStore({ name: `run-plan-${Date.now()}-${Math.random()}` });
-    const ran: Array<{ code: string; containerId: string }> = [];
     const run = new ResponseRun(initialResponse('resp_plan', request, 'in_progress', 1), plan, {
       engine,
       place: new EngineQueue().reserve(),
       store,
-      tools: { codeInterpreter: { run: async (code, { containerId }) => (ran.push({ code, containerId }), { logs: '1\n', images: [], error: null }) } },
+      tools: sources.tools,
       now: () => 2,
       flushMs: 5,
     });

@@ -24,6 +24,8 @@ import { openIdbFileStore } from '../../src/store/idb-file-store';
 import type { FileStore } from '../../src/ports/file-store';
 import type { FilesOptions } from '../../src/server/files/files-state';
 import { minisearchIndexes } from '../../src/tools/file-search/minisearch-index';
+import { builtinTools } from '../../src/tools/builtin-tools';
+import type { BuiltinTool } from '../../src/ports/builtin-tool';
 import { TestEmbedder } from '../../src/engine/test-embedder';
 import { inlineExtractor } from './inline-extractor';
 import { validateCompactResource, validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
@@ -52,7 +54,10 @@ export interface LocalClient {
 
 export interface LocalClientOptions {
   dbName?: string;
+  /** The builtin tools' ports (the tools themselves are the package's, `builtinTools`). */
   tools?: ToolPorts;
+  /** More builtin tools, registered beside the package's (a plug-in under test). */
+  extraTools?: BuiltinTool[];
   maxToolRounds?: number;
   engine?: Engine;
   /** Puts a fake in front of the real (fake-indexeddb) store, e.g. one whose disk is full. */
@@ -85,7 +90,7 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
     engines: [options.engine ?? new ScriptedEngine()],
     formats: chatFormats,
     flushMs: 5,
-    ...(options.tools ? { tools: options.tools } : {}),
+    tools: [...builtinTools(options.tools ?? {}), ...(options.extraTools ?? [])],
     ...(options.maxToolRounds ? { maxToolRounds: options.maxToolRounds } : {}),
     ...(files ? { files, embedders: [new TestEmbedder()] } : {}),
     ...options.server,

@@ -1,13 +1,12 @@
 /**
  * What the model sees of stored items: each item flattened to text for the chat format, in
- * order — builtin and MCP calls as the function calls the model made and the output it was
- * shown. One home for every stage that shows items to a model: a request's history, the
- * next round of a run, compaction.
+ * order — a builtin tool's items as its tool shows them (the function calls the model made
+ * and the output it was shown). One home for every stage that shows items to a model: a
+ * request's history, the next round of a run, compaction.
  */
 import type { ConversationItem } from '../../chat/chat-format';
+import type { ToolRegistry } from '../state/tool-registry';
 import type { StoredItem } from '../../protocol/output-items';
-import { builtinCallAsConversation } from './builtin-call-view';
-import { approvalAsConversation, approvalRequests, mcpCallAsConversation } from './mcp-call-view';
 import { clientCallAsConversation, clientOutputAsConversation } from './client-call-view';
 import { namespacedName } from './client-tools';
 
@@ -25,9 +24,10 @@ function imagesOf(parts: ReadonlyArray<{ type: string; image_url?: string | null
 }
 
 /** Stored items as the chat format reads them: text, and the images of messages and tool outputs. */
-export function toConversation(items: StoredItem[]): ConversationItem[] {
-  const requests = approvalRequests(items);
+export function toConversation(items: readonly StoredItem[], tools: ToolRegistry): ConversationItem[] {
   return items.flatMap((item): ConversationItem | ConversationItem[] => {
+    const shown = tools.view(item, items);
+    if (shown) return shown;
     switch (item.type) {
       case 'message':
         return {
@@ -62,23 +62,12 @@ export function toConversation(items: StoredItem[]): ConversationItem[] {
         } as ConversationItem;
       case 'reasoning':
         return { type: 'reasoning', text: item.content.length ? partsText(item.content) : partsText(item.summary) };
-      // Builtin calls replay as the function call the model made and the result it was shown.
-      case 'code_interpreter_call':
-      case 'web_search_call':
-      case 'file_search_call':
-        return builtinCallAsConversation(item);
-      case 'mcp_call':
-        return mcpCallAsConversation(item);
-      case 'mcp_approval_response':
-        return approvalAsConversation(requests.get(item.approval_request_id), item.approve, item.reason);
-      // A tool list is told to the model as its tools; a request waits for its answer (above).
-      case 'mcp_list_tools':
-      case 'mcp_approval_request':
-        return [];
       // Shown as its summary, in its place, by compaction-window.ts.
       case 'compaction':
         return [];
     }
+    // A builtin tool's item whose tool this runtime does not have: history it cannot show.
+    return [];
   });
 }
 

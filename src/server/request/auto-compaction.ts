@@ -55,9 +55,9 @@ export async function autoCompact(state: ServerState, prepared: Prepared, signal
   // Nothing but instructions and an earlier summary before the newest turn: compacting again gains nothing.
   if (!older.some((item) => item.type !== 'compaction' && !(item.type === 'message' && item.role !== 'user' && item.role !== 'assistant'))) return null;
 
-  const covered = await windowConversation(older, open);
+  const covered = await windowConversation(older, state.tools, open);
   const { summary, usage } = await withEngine(model, signal, () => summarize(model, covered, signal));
   const item = await compactionItem(state, summary, window.length - start);
-  const plan = planFor(await windowConversation([...window, item], open));
+  const plan = planFor(await windowConversation([...window, item], state.tools, open));
   return { plan: { ...plan, compaction: { item, usage } }, promptTokens: await count(plan) };
 }

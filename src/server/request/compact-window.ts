@@ -14,6 +14,7 @@ import { resolveModel, type ServedModel, type ServerState } from '../state/serve
 import { checkToolOutputs } from './chain-history';
 import { compactionItem, summarize, withEngine, type CompactionUsage } from './compaction';
 import { windowConversation } from './compaction-window';
+import type { ToolRegistry } from '../state/tool-registry';
 import { readRequestContext } from './request-context';
 
 /** At most this many user messages are considered for keeping (each costs a count). */
@@ -29,14 +30,14 @@ async function windowOf(state: ServerState, request: CompactRequest): Promise<St
 }
 
 /** The newest user messages in view whose rendering fits a quarter of the context window, oldest first. */
-async function keptUserMessages(model: ServedModel, window: StoredItem[]): Promise<StoredItem[]> {
+async function keptUserMessages(model: ServedModel, window: StoredItem[], tools: ToolRegistry): Promise<StoredItem[]> {
   const since = window.findLastIndex((item) => item.type === 'compaction');
   const candidates = window.filter((item, i) => item.type === 'message' && item.role === 'user' && (i > since || since < 0)).slice(-MAX_KEPT);
   const budget = Math.floor(model.info.context_window / 4);
   const kept: StoredItem[] = [];
   for (const item of [...candidates].reverse()) {
     const trial = [item, ...kept];
-    const tokens = await model.engine.countTokens(model.info.id, model.format.render({ items: toConversation(trial), tools: [] }));
+    const tokens = await model.engine.countTokens(model.info.id, model.format.render({ items: toConversation(trial, tools), tools: [] }));
     if (tokens > budget) break;
     kept.unshift(item);
   }
@@ -47,8 +48,8 @@ async function keptUserMessages(model: ServedModel, window: StoredItem[]): Promi
 export async function compactWindow(state: ServerState, request: CompactRequest, signal: AbortSignal): Promise<{ output: StoredItem[]; usage: CompactionUsage }> {
   const model = await resolveModel(state, request.model);
   const window = await windowOf(state, request);
-  const kept = await keptUserMessages(model, window);
-  const covered = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
+  const kept = await keptUserMessages(model, window, state.tools);
+  const covered = await windowConversation(window, state.tools, (item) => state.compactions.open(item.encrypted_content, 'input'));
   const instructions = request.instructions ? [{ type: 'message' as const, role: 'developer' as const, text: request.instructions }] : [];
   const { summary, usage } = await withEngine(model, signal, () => summarize(model, [...instructions, ...covered], signal));
   return { output: [...kept, await compactionItem(state, summary, kept.length)], usage };

@@ -11,6 +11,7 @@ import type { ConversationItem } from '../../chat/chat-format';
 import type { Compaction, StoredItem } from '../../protocol/output-items';
 import { toConversation } from '../model-view/to-conversation';
 import type { CompactionContent } from '../sealing/compaction-sealer';
+import type { ToolRegistry } from '../state/tool-registry';
 
 export type OpenCompaction = (item: Compaction) => Promise<CompactionContent>;
 
@@ -23,14 +24,14 @@ export function summaryNote(summary: string): ConversationItem {
 const isInstruction = (item: StoredItem) => item.type === 'message' && (item.role === 'system' || item.role === 'developer');
 
 /** The stored items as the model is shown them, the latest compaction applied. */
-export async function windowConversation(items: readonly StoredItem[], open: OpenCompaction): Promise<ConversationItem[]> {
+export async function windowConversation(items: readonly StoredItem[], tools: ToolRegistry, open: OpenCompaction): Promise<ConversationItem[]> {
   const at = items.findLastIndex((item) => item.type === 'compaction');
-  if (at < 0) return toConversation([...items]);
+  if (at < 0) return toConversation(items, tools);
   const latest = items[at] as Compaction;
   const { summary, tail } = await open(latest);
   const start = Math.max(0, at - tail);
   const kept = [...items.slice(start, at), ...items.slice(at + 1)].filter((item) => item.type !== 'compaction');
-  return [...toConversation(items.slice(0, start).filter(isInstruction)), summaryNote(summary), ...toConversation(kept)];
+  return [...toConversation(items.slice(0, start).filter(isInstruction), tools), summaryNote(summary), ...toConversation(kept, tools)];
 }
 
 /** Where the newest turn begins: its user message (or the start). A compaction made now leaves it in view. */

@@ -10,6 +10,7 @@ import { Codes } from '../../shared/error-codes';
 import type { SealedReasoning } from '../sealing/encrypted-reasoning';
 import { normalizeClientItem, toolOutputParts } from './normalize-client-items';
 import { inputFile } from './input-file-part';
+import type { ToolRegistry } from '../state/tool-registry';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 /** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
@@ -18,21 +19,27 @@ export type OpenSealed = (id: string, sealed: string, param: string) => Promise<
 /** Checks a compaction item's `encrypted_content` opens (see compaction-sealer.ts); rejects with a 400 naming `param`. */
 export type CheckCompaction = (sealed: string, param: string) => Promise<unknown>;
 
-export async function normalizeInput(
-  input: string | InputItem[] | undefined,
-  findItem: FindItem,
-  openSealed?: OpenSealed,
-  checkCompaction?: CheckCompaction,
-): Promise<StoredItem[]> {
+/** What reading input needs besides the items: where references resolve, the tools that read their own items back, the sealers. */
+export interface InputReader {
+  findItem: FindItem;
+  tools: ToolRegistry;
+  openSealed?: OpenSealed;
+  checkCompaction?: CheckCompaction;
+}
+
+export async function normalizeInput(input: string | InputItem[] | undefined, reader: InputReader): Promise<StoredItem[]> {
   if (input === undefined) return [];
   if (typeof input === 'string')
     return [{ type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
   const out: StoredItem[] = [];
-  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, findItem, openSealed, checkCompaction));
+  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, reader));
   return out;
 }
 
-async function normalizeItem(item: InputItem, i: number, findItem: FindItem, openSealed?: OpenSealed, checkCompaction?: CheckCompaction): Promise<StoredItem> {
+async function normalizeItem(item: InputItem, i: number, { findItem, tools, openSealed, checkCompaction }: InputReader): Promise<StoredItem> {
+  // A builtin tool's item (ours, replayed by a client that keeps its history) is read back by its tool.
+  const owner = tools.ownerOf(item);
+  if (owner) return owner.accept(item, `input[${i}]`);
   switch (item.type) {
     case 'message': {
       const id = item.id ?? newId('msg');
@@ -87,25 +94,17 @@ async function normalizeItem(item: InputItem, i: number, findItem: FindItem, ope
       }
       return { type: 'reasoning', id, summary: item.summary, content: item.content ?? [], status: 'completed' };
     }
-    case 'mcp_approval_response':
-      return { type: 'mcp_approval_response', id: item.id ?? newId('mcpa'), approval_request_id: item.approval_request_id, approve: item.approve, reason: item.reason ?? null };
     case 'compaction':
       // Refused now, naming the item, rather than at every later turn that would show it.
       await checkCompaction?.(item.encrypted_content, `input[${i}].encrypted_content`);
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content, ...(item.created_by ? { created_by: item.created_by } : {}) };
-    case 'file_search_call':
-      return {
-        type: 'file_search_call',
-        id: item.id,
-        queries: item.queries,
-        status: item.status,
-        results: item.results?.map((r) => ({ file_id: r.file_id ?? '', filename: r.filename ?? '', score: r.score ?? 0, text: r.text ?? '', attributes: r.attributes ?? null })) ?? null,
-      };
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);
       return found;
     }
   }
+  // Only a tool's item reaches here, and no tool owns it in this runtime.
+  throw invalidRequest(`Invalid value: '${item.type}'. This runtime has no tool that reads '${item.type}' items.`, `input[${i}].type`, Codes.invalidValue);
 }
 

@@ -5,15 +5,12 @@
  * once — over-long input is refused here, before anything is stored or streamed.
  * `POST /v1/responses/input_tokens` stops after this step; create goes on to run.
  */
-import { parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
-import { invalidRequest, notFound } from '../../shared/api-error';
-import { newId } from '../../shared/ids';
+import { CLIENT_TOOL_TYPES, parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
+import { invalidRequest } from '../../shared/api-error';
 import type { StoredItem } from '../../protocol/output-items';
 import type { ConversationItem } from '../../chat/chat-format';
 import { Codes } from '../../shared/error-codes';
-import { isWebSearch } from '../model-view/builtin-functions';
 import { clientToolFunctions } from '../model-view/client-tools';
-import { approvalRequests } from '../model-view/mcp-call-view';
 import { resolveModel, type ServedModel, type ServerState } from '../state/server-state';
 import { checkToolChoice } from './tool-choice';
 import { checkToolGrammars } from './tool-grammars';
@@ -21,7 +18,6 @@ import { checkImageInputs, withImageFiles } from './image-inputs';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
-import type { McpApproval } from './mcp-servers';
 import { readRequestContext, type CachedChain } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
@@ -59,7 +55,7 @@ export async function prepareRequest(
   signal: AbortSignal = new AbortController().signal,
   options: PrepareOptions = {},
 ): Promise<PreparedRequest> {
-  const request = parseCreateRequest(body);
+  const request = parseCreateRequest(body, state.tools.extensions);
 
   const background = request.background ?? false;
   const store = request.store ?? true;
@@ -67,28 +63,37 @@ export async function prepareRequest(
     throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
   const model = await resolveModel(state, request.model);
   checkLogprobs(request, model);
-  checkToolChoice(request);
-  checkBuiltinTools(state, request);
+  checkToolChoice(request, state.tools.sameTool);
+  await checkBuiltinTools(state, request);
   checkToolGrammars(request, model);
-  await checkVectorStores(state, request);
 
   const { conversationId, history, input } = await readRequestContext(state, request, options.cachedChain);
   if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
   checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
-  const mcpApprovals = approvalsOf(request, history, input);
+  for (const [tool, entries] of state.tools.entries(request.tools ?? [])) tool.checkTurn?.(entries, { history, input });
   const window = [...history, ...input];
   // Files in messages are shown as their text (the stored items keep the parts as sent).
   const withTexts = await withFileTexts(state.files, window, input.length, signal);
   // Images named by file_id are shown as their bytes (data: URLs) to a model that sees.
   const shown = model.info.input_modalities?.includes('image') ? await withImageFiles(state.files, withTexts, input.length) : withTexts;
-  const conversation = await windowConversation(shown, (item) => state.compactions.open(item.encrypted_content, 'input'));
+  const conversation = await windowConversation(shown, state.tools, (item) => state.compactions.open(item.encrypted_content, 'input'));
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
-  const containerId = containerFor(request, history);
+  const turn = { history, input };
   const planFor = (items: readonly ConversationItem[]) =>
-    buildRunPlan({ request, format: model.format, conversation: items, containerId, maxToolRounds: state.maxToolRounds, history, mcpApprovals, contextWindow: model.info.context_window, ...(conversationId !== null ? { conversationInput: input } : {}) });
+    buildRunPlan({
+      request,
+      format: model.format,
+      conversation: items,
+      maxToolRounds: state.maxToolRounds,
+      tools: state.tools,
+      turn,
+      host: state.toolHost,
+      contextWindow: model.info.context_window,
+      ...(conversationId !== null ? { conversationInput: input } : {}),
+    });
   let plan = planFor(conversation);
   const untruncatedTokens = await model.engine.countTokens(model.info.id, plan.input);
   let promptTokens = untruncatedTokens;
@@ -142,28 +147,21 @@ export async function finalPlan(state: ServerState, prepared: PreparedRequest, s
   return { plan, promptTokens };
 }
 
-/** A builtin tool the runtime cannot run is a 400; so is a function that takes a builtin's name. */
-function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): void {
+/**
+ * Each builtin tool's entries are checked by their tool (a tool this runtime lacks is a 400
+ * naming it); a function may not take a name an enabled builtin tool's functions take.
+ */
+async function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): Promise<void> {
   const tools = request.tools ?? [];
-  const builtinNames = new Set<string>();
   tools.forEach((tool, i) => {
-    if (tool.type === 'code_interpreter') {
-      if (!state.tools.codeInterpreter)
-        throw invalidRequest('The code_interpreter tool is not available in this runtime (Python could not be started here).', `tools[${i}].type`, Codes.unsupportedTool);
-      builtinNames.add('python');
-    } else if (tool.type === 'mcp') {
-      if (!state.tools.mcp) throw invalidRequest('The mcp tool is not available in this runtime (its MCP client is turned off).', `tools[${i}].type`, Codes.unsupportedTool);
-      if (tools.findIndex((t) => t.type === 'mcp' && t.server_label === tool.server_label) !== i)
-        throw invalidRequest(`Duplicate server_label '${tool.server_label}': each MCP server needs its own label.`, `tools[${i}].server_label`, Codes.invalidValue);
-    } else if (isWebSearch(tool)) {
-      if (!state.tools.webSearch) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${i}].type`, Codes.unsupportedTool);
-      ['search', 'open_page', 'find_in_page'].forEach((n) => builtinNames.add(n));
-    } else if (tool.type === 'file_search') {
-      if (!state.files) throw invalidRequest('The file_search tool is not available in this runtime (it has no file store).', `tools[${i}].type`, Codes.unsupportedTool);
-      if (tools.findIndex((t) => t.type === 'file_search') !== i) throw invalidRequest('Only one file_search tool may be given; list every vector store in its vector_store_ids.', `tools[${i}]`, Codes.invalidValue);
-      builtinNames.add('file_search');
-    }
+    if (!CLIENT_TOOL_TYPES.has(tool.type) && !state.tools.forToolType(tool.type))
+      throw invalidRequest(`The ${tool.type} tool is not available in this runtime.`, `tools[${i}].type`, Codes.unsupportedTool);
   });
+  const builtinNames = new Set<string>();
+  for (const [tool, entries] of state.tools.entries(tools)) {
+    await tool.check?.(entries, state.toolHost);
+    for (const name of tool.functionNames?.(entries.map((e) => e.tool)) ?? []) builtinNames.add(name);
+  }
   tools.forEach((tool, i) => {
     if (tool.type === 'function' && builtinNames.has(tool.name))
       throw invalidRequest(
@@ -188,55 +186,4 @@ function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): 
       seen.set(name, i);
     }
   });
-}
-
-/** Python state lives per conversation: reuse the chain's container, else the one named, else a new one. */
-function containerFor(request: CreateResponseRequest, history: StoredItem[]): string {
-  const previous = [...history].reverse().find((item) => item.type === 'code_interpreter_call');
-  if (previous?.type === 'code_interpreter_call') return previous.container_id;
-  const tool = (request.tools ?? []).find((t) => t.type === 'code_interpreter');
-  if (tool?.type === 'code_interpreter' && typeof tool.container === 'string') return tool.container;
-  return newId('cntr');
-}
-
-/**
- * Each `mcp_approval_response` must answer an `mcp_approval_request` of the chain, once,
- * for a server this request still names (its URL and credentials come with the request).
- */
-function approvalsOf(request: CreateResponseRequest, history: StoredItem[], input: StoredItem[]): McpApproval[] {
-  const requests = approvalRequests(history);
-  const answered = new Set(history.flatMap((i) => (i.type === 'mcp_approval_response' ? [i.approval_request_id] : [])));
-  const labels = new Set((request.tools ?? []).flatMap((t) => (t.type === 'mcp' ? [t.server_label] : [])));
-  const approvals: McpApproval[] = [];
-  input.forEach((item, i) => {
-    if (item.type !== 'mcp_approval_response') return;
-    const found = requests.get(item.approval_request_id);
-    if (!found)
-      throw invalidRequest(
-        `No MCP approval request found with id '${item.approval_request_id}'. Answer a request of the previous response, with previous_response_id set.`,
-        `input[${i}].approval_request_id`,
-        Codes.invalidValue,
-      );
-    if (answered.has(found.id))
-      throw invalidRequest(`The MCP approval request '${found.id}' was already answered.`, `input[${i}].approval_request_id`, Codes.invalidValue);
-    answered.add(found.id);
-    if (item.approve && !labels.has(found.server_label))
-      throw invalidRequest(
-        `The approved call goes to the MCP server '${found.server_label}', which is not in 'tools'. Send the same mcp tool (server_url, authorization) again with the approval.`,
-        'tools',
-        Codes.invalidValue,
-      );
-    approvals.push({ request: found, approve: item.approve });
-  });
-  return approvals;
-}
-
-/** Every vector store a `file_search` tool names must exist: a 404 naming the first that does not. */
-async function checkVectorStores(state: ServerState, request: CreateResponseRequest): Promise<void> {
-  const at = (request.tools ?? []).findIndex((t) => t.type === 'file_search');
-  const tool = request.tools?.[at];
-  if (!tool || tool.type !== 'file_search' || !state.files) return;
-  for (const [j, id] of tool.vector_store_ids.entries())
-    if (!(await state.files.store.getVectorStore(id)))
-      throw notFound(`Vector store with id '${id}' not found.`, `tools[${at}].vector_store_ids[${j}]`, Codes.vectorStoreNotFound);
 }

@@ -53,11 +53,11 @@ export async function readRequestContext(state: ServerState, request: ContextReq
   const fromCache = request.previous_response_id ? cached?.(request.previous_response_id) : undefined;
   const history =
     conversationId !== null ? await conversationHistory(state, conversationId) : (fromCache ?? (await chainItems(state.store, request.previous_response_id)));
-  const input = await normalizeInput(
-    request.input ?? undefined,
-    (id) => state.store.findItem(id),
-    (id, sealed, param) => state.sealer.open(id, sealed, param),
-    (sealed, param) => state.compactions.open(sealed, param),
-  );
+  const input = await normalizeInput(request.input ?? undefined, {
+    findItem: (id) => state.store.findItem(id),
+    tools: state.tools,
+    openSealed: (id, sealed, param) => state.sealer.open(id, sealed, param),
+    checkCompaction: (sealed, param) => state.compactions.open(sealed, param),
+  });
   return { conversationId, history, input };
 }

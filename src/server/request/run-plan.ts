@@ -8,16 +8,17 @@
 import type { ChatFormat, ConversationItem, Rendered, RenderInput, StreamParser, ToolSpec } from '../../chat/chat-format';
 import { thinkingFromEffort } from '../../chat/thinking-from-effort';
 import type { GenerateRequest } from '../../ports/engine';
-import type { CreateResponseRequest, FileSearchTool, ReasoningSummary } from '../../protocol/create-request';
+import type { CreateResponseRequest, ReasoningSummary, Tool } from '../../protocol/create-request';
 import type { Compaction, StoredItem } from '../../protocol/output-items';
-import { BUILTIN_BY_NAME, modelTools } from '../model-view/builtin-functions';
+import type { ToolHost, TurnItems } from '../../ports/builtin-tool';
 import type { Includes } from '../output/include-filter';
+import type { ToolRegistry } from '../state/tool-registry';
+import { ToolSessions } from './tool-sessions';
 import { toolsInPlay } from './allowed-tools';
 import { forcedToolName } from './tool-choice';
 import { outputGrammarFor } from './output-grammar';
 import { clientCallFields, clientToolFunctions, type ClientToolTarget } from '../model-view/client-tools';
 import { withVerbosity } from './verbosity';
-import { listedEarlier, mcpServersOf, mcpToolSpec, type McpApproval, type McpServerPlan, type McpToolEntry } from './mcp-servers';
 import type { McpToolInfo } from '../../ports/tool-ports';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
@@ -31,6 +32,8 @@ export interface RunPlan {
   createParser(): StreamParser;
   /** Model-side names of the builtin tools the runtime runs itself (a client function of the same name is the client's). */
   builtinNames: ReadonlySet<string>;
+  /** The builtin tools' part in this response: their functions, and the calls the model makes. */
+  sessions: ToolSessions;
   /** Model-side names of the tools whose calls the client runs, beyond plain functions: what each stands for (model-view/client-tools.ts). */
   clientTools: ReadonlyMap<string, ClientToolTarget>;
   /** The conversation the first round shows the model. */
@@ -50,8 +53,6 @@ export interface RunPlan {
   maxToolRounds: number;
   /** `parallel_tool_calls: false`: the first complete call ends the model's turn. */
   singleCall: boolean;
-  /** Where this conversation's Python state lives. */
-  containerId: string;
   /** `reasoning.summary` (or its old name `generate_summary`); absent = no summaries. */
   reasoningSummary?: ReasoningSummary;
   /** What the client asked to see (`include`). */
@@ -60,14 +61,8 @@ export interface RunPlan {
   persist: boolean;
   /** Keep an event log in storage (streamed or background responses). */
   logEvents: boolean;
-  /** MCP servers to list at the start of the run: those the chain has not listed yet. */
-  mcpToList: readonly McpServerPlan[];
-  /** Model-side function name → the MCP server tool it calls. */
-  mcpTools: ReadonlyMap<string, McpToolEntry>;
-  /** Answers to approval requests in this request's input; approved calls run before the first round. */
-  mcpApprovals: readonly McpApproval[];
-  /** This plan with a server's freshly listed tools described to the model too (first round re-rendered). */
-  withMcpTools(server: McpServerPlan, tools: readonly McpToolInfo[]): RunPlan;
+  /** This plan with the tools' functions as they are now (a tool's `prepare` may have added some): first round re-rendered. */
+  withCurrentTools(): RunPlan;
   /**
    * The request's input as stored, when the response belongs to a conversation and is
    * stored: it and the output are appended to the conversation when the run ends.
@@ -75,8 +70,6 @@ export interface RunPlan {
   conversationInput: readonly StoredItem[] | null;
   /** A compaction made for this response (auto-compaction.ts): its first output item, and what writing it cost. */
   compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number } };
-  /** The `file_search` tool the model may call this turn (its stores, limits, filters), if any. */
-  fileSearch: FileSearchTool | null;
   /** The model's context window, in tokens (retrieved passages are packed into what is left of it); 0 when unknown. */
   contextWindow: number;
 }
@@ -86,12 +79,13 @@ export interface RunPlanSource {
   format: ChatFormat;
   /** The chain's history and the new input, as the model sees them. */
   conversation: readonly ConversationItem[];
-  containerId: string;
   maxToolRounds: number;
-  /** The chain's stored items: MCP tool lists found there are reused. */
-  history?: readonly StoredItem[];
-  /** Approval answers of this request's input, each with the request it answers. */
-  mcpApprovals?: readonly McpApproval[];
+  /** The builtin tools this runtime has. */
+  tools: ToolRegistry;
+  /** The chain's stored items and this request's input (tools read their earlier items: a container, a listing). */
+  turn: TurnItems;
+  /** What the runtime offers tools (vector search). */
+  host: ToolHost;
   /** The stored input, for a response in a conversation. */
   conversationInput?: readonly StoredItem[];
   /** The model's context window (tokens). */
@@ -99,7 +93,7 @@ export interface RunPlanSource {
 }
 
 /** The plan for `request`: call once per request, after validation. Renders the first round. */
-export function buildRunPlan({ request, format, conversation, containerId, maxToolRounds, history = [], mcpApprovals = [], conversationInput, contextWindow = 0 }: RunPlanSource): RunPlan {
+export function buildRunPlan({ request, format, conversation, maxToolRounds, tools: registry, turn, host, conversationInput, contextWindow = 0 }: RunPlanSource): RunPlan {
   const toolsOn = request.tool_choice !== 'none';
   const clientFunctions = new Set((request.tools ?? []).flatMap((t) => (t.type === 'function' ? [t.name] : [])));
   const enableThinking = thinkingFromEffort(request.reasoning?.effort);
@@ -117,20 +111,12 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
   };
   const background = request.background ?? false;
   const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
-  const clientTools = new Map(toolsOn ? toolsInPlay(request).flatMap((tool) => clientToolFunctions(tool).map((f) => [f.spec.name, f.target] as const)) : []);
-  const servers = mcpServersOf(request.tools ?? []);
-  // A server listed earlier in the chain is not asked again; its tools pass today's allowed_tools.
-  const reused: McpToolEntry[] = [];
-  const toList: McpServerPlan[] = [];
-  for (const server of servers) {
-    const earlier = listedEarlier(history, server.target.label);
-    if (earlier) reused.push(...earlier.filter((t) => server.allowed(t)).map((tool) => ({ server, tool })));
-    else toList.push(server);
-  }
+  const inPlay = toolsOn ? toolsInPlay(request, registry.sameTool) : [];
+  const clientTools = new Map(inPlay.flatMap((tool) => clientToolFunctions(tool).map((f) => [f.spec.name, f.target] as const)));
+  const sessions = ToolSessions.open(registry, inPlay, turn, host);
 
-  const assemble = (mcpEntries: readonly McpToolEntry[], mcpToList: readonly McpServerPlan[]): RunPlan => {
-    const mcpTools = new Map(mcpEntries.map((e) => [mcpToolSpec(e).name, e] as const));
-    const tools = toolsOn ? [...modelTools(toolsInPlay(request)), ...mcpEntries.map(mcpToolSpec)] : [];
+  const assemble = (): RunPlan => {
+    const tools = inPlay.flatMap((tool, i) => specsOf(tool, sessions.functionsAt(i)));
     const describe = (items: readonly ConversationItem[]): RenderInput => ({
       instructions: withVerbosity(request.instructions, request.text?.verbosity),
       items: [...items],
@@ -139,7 +125,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
     });
     const render = (items: readonly ConversationItem[]): Rendered => format.render(describe(items));
     const toolNames = new Set(tools.map((t) => t.name));
-    const isBuiltin = (name: string) => (BUILTIN_BY_NAME.has(name) || mcpTools.has(name)) && !clientFunctions.has(name);
+    const isBuiltin = (name: string) => sessions.owner(name) !== undefined && !clientFunctions.has(name);
     // A call of a shell, patch or custom tool whose arguments do not fit its item stays text.
     const acceptsCall = (name: string, args: string) => {
       const target = clientTools.get(name);
@@ -152,6 +138,7 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       clientTools,
       createParser: () => format.createParser({ toolNames, acceptsCall }),
       builtinNames: new Set(tools.map((t) => t.name).filter(isBuiltin)),
+      sessions,
       conversation,
       input: render(conversation),
       render,
@@ -161,25 +148,27 @@ export function buildRunPlan({ request, format, conversation, containerId, maxTo
       ...(request.max_tool_calls != null ? { maxToolCalls: request.max_tool_calls } : {}),
       maxToolRounds,
       singleCall: request.parallel_tool_calls === false,
-      containerId,
       ...(reasoningSummary ? { reasoningSummary } : {}),
       include: new Set(request.include ?? []),
       persist: request.store ?? true,
       logEvents: (request.stream ?? false) || background,
       conversationInput: conversationInput && (request.store ?? true) ? conversationInput : null,
-      mcpToList,
-      mcpTools,
-      mcpApprovals,
-      fileSearch: toolsOn ? (toolsInPlay(request).find((t): t is FileSearchTool => t.type === 'file_search') ?? null) : null,
       contextWindow,
-      withMcpTools: (server, listed) =>
-        assemble(
-          [...mcpEntries, ...listed.map((tool) => ({ server, tool }))],
-          mcpToList.filter((s) => s !== server),
-        ),
+      withCurrentTools: assemble,
     };
   };
-  return assemble(reused, toList);
+  return assemble();
+}
+
+/**
+ * What the model is told about for one entry of `tools`, in the request's order: a function
+ * as given, a client tool as client-tools.ts shows it, a builtin tool's functions at its
+ * first entry (`builtin`: its session's functions there, none elsewhere).
+ */
+function specsOf(tool: Tool, builtin: readonly ToolSpec[]): ToolSpec[] {
+  if (tool.type === 'function') return [{ name: tool.name, description: tool.description, parameters: tool.parameters }];
+  const client = clientToolFunctions(tool).map((f) => f.spec);
+  return client.length ? client : [...builtin];
 }
 
 function toolChoiceOf(choice: NonNullable<CreateResponseRequest['tool_choice']>, tools: CreateResponseRequest['tools']): Pick<GenerateRequest, 'toolChoice'> {

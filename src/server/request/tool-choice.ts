@@ -9,7 +9,7 @@ import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { APPLY_PATCH_NAME, SHELL_NAME } from '../model-view/client-tools';
 import { findNamedTool } from './named-tools';
-import { checkAllowedTools } from './allowed-tools';
+import { checkAllowedTools, type SameTool } from './allowed-tools';
 
 /** The function a forced `tool_choice` names, as the model knows it; undefined when it forces none. */
 export function forcedToolName(choice: ToolChoice | undefined, tools: readonly Tool[]): string | undefined {
@@ -19,13 +19,13 @@ export function forcedToolName(choice: ToolChoice | undefined, tools: readonly T
 }
 
 /** OpenAI's checks: `required` needs tools, and a named tool must be among them. */
-export function checkToolChoice(request: CreateResponseRequest): void {
+export function checkToolChoice(request: CreateResponseRequest, sameTool: SameTool): void {
   const choice = request.tool_choice;
   const tools = request.tools ?? [];
   if (choice === 'required' && tools.length === 0)
     throw invalidRequest("Tool choice 'required' must be specified with 'tools' parameter.", 'tool_choice', Codes.invalidValue);
   if (typeof choice !== 'object') return;
-  if (choice.type === 'allowed_tools') return checkAllowedTools(request);
+  if (choice.type === 'allowed_tools') return checkAllowedTools(request, sameTool);
   if (!('name' in choice)) {
     if (!tools.some((t) => t.type === choice.type)) throw invalidRequest(`Tool choice '${choice.type}' not found in 'tools' parameter.`, 'tool_choice', Codes.invalidValue);
     return;

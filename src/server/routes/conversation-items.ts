@@ -11,13 +11,14 @@ import { Codes } from '../../shared/error-codes';
 import { presentItem, type Includes } from '../output/include-filter';
 import { normalizeInput } from '../request/normalize-input';
 import type { ServerState } from '../state/server-state';
+import type { ToolRegistry } from '../state/tool-registry';
 import { conversationObject } from '../output/conversation-object';
 import { conversationNotFound } from '../request/conversation-history';
 import { readBody } from './http/read-json';
 import { itemIncludes, itemListQuery } from './http/list-query';
 
-function itemList(items: StoredItem[], hasMore: boolean, include: Includes): ConversationItemList {
-  const data = items.map((item) => presentItem(item, include));
+function itemList(items: StoredItem[], hasMore: boolean, include: Includes, tools: ToolRegistry): ConversationItemList {
+  const data = items.map((item) => presentItem(item, include, tools));
   return { object: 'list', data, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null, has_more: hasMore };
 }
 
@@ -26,12 +27,12 @@ function itemNotFound(itemId: string) {
 }
 
 export async function addConversationItems(state: ServerState, id: string, request: Request, url: URL): Promise<Response> {
-  const include = itemIncludes(url);
+  const include = itemIncludes(url, state.tools);
   const body = await readBody(request, ConversationItemsCreateRequest, false);
   if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
-  const items = await normalizeInput(body.items, (itemId) => state.store.findItem(itemId), undefined, (sealed, param) => state.compactions.open(sealed, param));
+  const items = await normalizeInput(body.items, { findItem: (itemId) => state.store.findItem(itemId), tools: state.tools, checkCompaction: (sealed, param) => state.compactions.open(sealed, param) });
   if (!(await state.store.appendConversationItems(id, items))) throw conversationNotFound(id);
-  return Response.json(itemList(items, false, include));
+  return Response.json(itemList(items, false, include, state.tools));
 }
 
 /**
@@ -46,21 +47,21 @@ async function settledTurns(state: ServerState, id: string): Promise<void> {
 
 export async function listConversationItems(state: ServerState, id: string, url: URL): Promise<Response> {
   await settledTurns(state, id);
-  const query = itemListQuery(url);
+  const query = itemListQuery(url, state.tools);
   if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
   if (query.after !== null && !(await state.store.getConversationItem(id, query.after)))
     throw invalidRequest(`Invalid 'after': no item with id '${query.after}' in this conversation.`, 'after', Codes.invalidValue);
   const page = await state.store.listConversationItems(id, query);
-  return Response.json(itemList(page.items, page.has_more, query.include));
+  return Response.json(itemList(page.items, page.has_more, query.include, state.tools));
 }
 
 export async function retrieveConversationItem(state: ServerState, id: string, itemId: string, url: URL): Promise<Response> {
   await settledTurns(state, id);
-  const include = itemIncludes(url);
+  const include = itemIncludes(url, state.tools);
   if (!(await state.store.getConversation(id))) throw conversationNotFound(id);
   const item = await state.store.getConversationItem(id, itemId);
   if (!item) throw itemNotFound(itemId);
-  return Response.json(presentItem(item, include));
+  return Response.json(presentItem(item, include, state.tools));
 }
 
 export async function deleteConversationItem(state: ServerState, id: string, itemId: string): Promise<Response> {

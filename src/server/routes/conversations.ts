@@ -14,7 +14,7 @@ import { readBody } from './http/read-json';
 
 export async function createConversation(state: ServerState, request: Request): Promise<Response> {
   const body = await readBody(request, ConversationCreateRequest, true);
-  const items = await normalizeInput(body.items ?? [], (id) => state.store.findItem(id), undefined, (sealed, param) => state.compactions.open(sealed, param));
+  const items = await normalizeInput(body.items ?? [], { findItem: (id) => state.store.findItem(id), tools: state.tools, checkCompaction: (sealed, param) => state.compactions.open(sealed, param) });
   const conversation: StoredConversation = { id: newId('conv'), created_at: state.now(), metadata: body.metadata ?? {} };
   await state.store.createConversation(conversation, items);
   return Response.json(conversationObject(conversation));

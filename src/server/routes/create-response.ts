@@ -19,7 +19,7 @@ export async function createResponse(state: ServerState, httpRequest: Request): 
   };
   httpRequest.signal.addEventListener('abort', disconnect, { once: true });
 
-  const presentation: Presentation = { include: plan.include, sealer: state.sealer, obfuscate: request.stream_options?.include_obfuscation === true };
+  const presentation: Presentation = { include: plan.include, sealer: state.sealer, tools: state.tools, obfuscate: request.stream_options?.include_obfuscation === true };
   if (request.stream) return sseResponse(presentStream(run.log.follow(-1), presentation), disconnect);
   return Response.json(await presentSnapshot(background ? started : await run.done, presentation));
 }

@@ -11,7 +11,7 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   const stream = url.searchParams.get('stream');
   if (stream !== null && stream !== 'true' && stream !== 'false')
     throw invalidRequest(`Invalid value for 'stream': expected 'true' or 'false', got '${stream}'.`, 'stream', Codes.invalidValue);
-  const presentation: Presentation = { include: includesFromQuery(url), sealer: state.sealer };
+  const presentation: Presentation = { include: includesFromQuery(url), sealer: state.sealer, tools: state.tools };
   const response = await currentResponse(state, id);
   if (stream !== 'true') return Response.json(await presentSnapshot(response, presentation));
 
@@ -29,5 +29,5 @@ export async function deleteResponse(state: ServerState, id: string): Promise<Re
 
 export async function cancelResponse(state: ServerState, id: string): Promise<Response> {
   // Shown without includes: a cancel asks for none (as OpenAI's answer).
-  return Response.json(await presentSnapshot(await cancelRun(state, id), { include: new Set(), sealer: state.sealer }));
+  return Response.json(await presentSnapshot(await cancelRun(state, id), { include: new Set(), sealer: state.sealer, tools: state.tools }));
 }

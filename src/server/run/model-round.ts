@@ -54,7 +54,7 @@ export async function modelRound(context: RoundContext, input: Rendered, budget:
   });
   // With parallel_tool_calls: false the first complete call ends the turn; what follows is dropped.
   const single = plan.singleCall;
-  const callMade = () => single && builder.functionCallCount + builder.approvalRequestCount + context.pendingCalls() > 0;
+  const callMade = () => single && builder.functionCallCount + builder.waitingCount + context.pendingCalls() > 0;
   if (engine.parsesOutput) return parsedRound(stream, engine, builder, { callMade, stop: () => generation.abort() });
 
   const parser = plan.createParser();

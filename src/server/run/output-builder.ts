@@ -4,7 +4,7 @@
  * `*.done` → `content_part.done` → `output_item.done`. Each item keeps one id throughout.
  */
 import type { ParseEvent } from '../../chat/chat-format';
-import type { Annotation, CodeInterpreterCall, Compaction, FileCitation, FileSearchCall, FunctionCall, Logprob, McpApprovalRequest, McpCall, McpListTools, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation, WebSearchCall } from '../../protocol/output-items';
+import type { Annotation, Compaction, FileCitation, FunctionCall, Logprob, OutputItem, OutputMessage, OutputText, Reasoning, UrlCitation } from '../../protocol/output-items';
 import type { UnsequencedEvent } from '../../protocol/stream-events';
 import { newId } from '../../shared/ids';
 import type { ReasoningSummary } from '../../protocol/create-request';
@@ -16,14 +16,16 @@ import type { CitationMarkers, CitedFile } from './citation-markers';
 
 type Emit = (event: UnsequencedEvent) => void;
 
-/** An output item the runtime runs: its fields change while it runs, through the builder. */
-export type BuiltinCallItem = CodeInterpreterCall | WebSearchCall | FileSearchCall | McpListTools | McpCall | McpApprovalRequest;
+/** An output item a builtin tool runs: its fields change while it runs, through the builder. */
+export type BuiltinCallItem = OutputItem;
 
 export interface BuilderHooks {
   /** Model-side names of the builtin tools the request enables (read live: MCP tools join once listed). */
   builtinNames?: { has(name: string): boolean };
   /** A builtin call was written by the model: the caller begins its item (see builtin-calls.ts). */
   onBuiltinCall?: (name: string, args: string) => void;
+  /** Whether an item ends the response waiting for the client (a tool's approval request). */
+  waits?: (item: OutputItem) => boolean;
   /** Citations for a finished message's text. */
   annotate?: (text: string) => UrlCitation[];
   /**
@@ -116,9 +118,10 @@ export class OutputBuilder {
     return this.output.filter((i) => CLIENT_CALL_TYPES.has(i.type)).length;
   }
 
-  /** How many MCP calls wait for the user's approval (the response ends with them). */
-  get approvalRequestCount(): number {
-    return this.output.filter((i) => i.type === 'mcp_approval_request').length;
+  /** How many items wait for the client (a tool's approval request): the response ends with them. */
+  get waitingCount(): number {
+    const waits = this.hooks.waits;
+    return waits ? this.output.filter((i) => waits(i)).length : 0;
   }
 
   /** `logprobs`: for a text event, the logprobs of the tokens it brings (see text-logprobs.ts). */

@@ -18,19 +18,13 @@ import type { RunningResponse } from '../state/running-response';
 import { LiveLog } from './live-log';
 import { OutputBuilder } from './output-builder';
 import { modelRound, type RoundContext } from './model-round';
-import { beginBuiltinCall, runBuiltinCall, type PendingBuiltinCall } from './builtin-calls';
-import { beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall, type PendingMcpCall } from './mcp-calls';
-import type { McpToolEntry } from '../request/mcp-servers';
-import { approvalAsConversation, mcpFunctionName } from '../model-view/mcp-call-view';
-import { citationsFor } from './citations';
 import { toConversation } from '../model-view/to-conversation';
-import type { ToolPorts } from '../../ports/tool-ports';
+import type { CallContext, ToolCall } from '../../ports/builtin-tool';
+import type { ToolRegistry } from '../state/tool-registry';
 import type { RunPlan } from '../request/run-plan';
 import { Codes } from '../../shared/error-codes';
 import { stopReasonOf, Stopped, type StopReason } from '../../shared/abort';
-import type { FilesState } from '../files/files-state';
 import { CitationMarkers } from './citation-markers';
-import { beginFileSearchCall, runFileSearchCall, SourceList, type PendingFileSearchCall } from './file-search-calls';
 
 export type { StopReason };
 
@@ -40,14 +34,12 @@ export interface RunPorts {
   /** This response's place in its engine's line, taken when its status was decided. */
   place: QueuePlace;
   store: ResponseStore;
-  /** Builtin tool implementations. */
-  tools: ToolPorts;
+  /** The builtin tools (how their items read to the model in the next round). */
+  tools: ToolRegistry;
   /** Unix seconds. */
   now: () => number;
   /** How often buffered events are flushed to storage while generating. */
   flushMs: number;
-  /** Vector stores and their search, for `file_search` calls. */
-  files?: FilesState;
 }
 
 export class ResponseRun implements RunningResponse {
@@ -56,11 +48,9 @@ export class ResponseRun implements RunningResponse {
   private readonly controller = new AbortController();
   private builder: OutputBuilder;
   /** Builtin calls the model wrote in the current round, run when the round ends. */
-  private pending: Array<PendingBuiltinCall | PendingMcpCall | PendingFileSearchCall> = [];
-  /** Passages file searches showed the model, numbered: a `[n]` in its answer cites source n's file. */
-  private readonly sources = new SourceList();
-  /** Pages the tools showed the model, cited in its answer. */
-  private pages: Array<{ url: string; title: string; opened?: boolean }> = [];
+  private pending: ToolCall[] = [];
+  /** The conversation of the round being generated, and the output tokens so far: what a call's `contextLeft` measures. */
+  private current: { conversation: readonly ConversationItem[]; outputTokens: number } = { conversation: [], outputTokens: 0 };
   private response: ResponseObject;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -70,7 +60,7 @@ export class ResponseRun implements RunningResponse {
 
   constructor(
     initial: ResponseObject,
-    /** Replaced once per MCP server listed at the start of the run (its tools join the plan). */
+    /** Replaced once the tools' `prepare` ran (what they listed joins the plan). */
     private plan: RunPlan,
     private readonly ports: RunPorts,
   ) {
@@ -81,8 +71,12 @@ export class ResponseRun implements RunningResponse {
     this.builder = new OutputBuilder((e) => this.emit(e), {
       builtinNames: { has: (name) => this.plan.builtinNames.has(name) },
       onBuiltinCall: (name, args) => this.onBuiltinCall(name, args),
-      annotate: (text) => citationsFor(text, this.pages),
-      citationMarkers: () => (this.sources.size > 0 ? new CitationMarkers((n) => this.sources.file(n)) : null),
+      annotate: (text) => this.plan.sessions.annotate(text),
+      citationMarkers: () => {
+        const sources = this.plan.sessions.sources();
+        return sources ? new CitationMarkers((n) => sources.get(n)) : null;
+      },
+      waits: (item) => this.ports.tools.waits(item),
       ...(plan.reasoningSummary ? { summary: plan.reasoningSummary } : {}),
       logprobs: plan.generation.topLogprobs !== undefined,
       clientTools: plan.clientTools,
@@ -104,48 +98,22 @@ export class ResponseRun implements RunningResponse {
     return { plan: this.plan, engine: this.ports.engine, builder: this.builder, signal: this.controller.signal, pendingCalls: () => this.pending.length };
   }
 
-  /** The model wrote a call of a tool the runtime runs: begin its item (or ask for approval). */
-  private onBuiltinCall(name: string, args: string): void {
-    if (name === 'file_search') {
-      this.pending.push(beginFileSearchCall(this.builder, args));
-      return;
-    }
-    const entry = this.plan.mcpTools.get(name);
-    if (!entry) {
-      this.pending.push(beginBuiltinCall(this.builder, name, args, this.plan.containerId));
-      return;
-    }
-    if (entry.server.needsApproval(entry.tool)) requestMcpApproval(this.builder, entry, args);
-    else this.pending.push(beginMcpCall(this.builder, entry, args, null));
-  }
+  /** What a builtin call works with: where its item lives, the run's signal, the context left. */
+  private readonly callContext: CallContext = {
+    items: {
+      begin: (item) => this.builder.beginBuiltinCall(item),
+      update: (index, item) => this.builder.updateBuiltinCall(index, item),
+      complete: (index, item) => this.builder.completeBuiltinCall(index, item),
+      emit: (event) => this.builder.emit(event),
+    },
+    signal: this.controller.signal,
+    contextLeft: () => this.contextLeft(),
+  };
 
-  /**
-   * Before the first round: list the MCP servers the chain has not listed yet (their tools
-   * join the plan), then carry out the calls the user approved in this request's input.
-   * Returns what the approved (or refused) calls add to the conversation.
-   */
-  private async prepareMcp(signal: AbortSignal): Promise<{ conversation: ConversationItem[]; calls: number }> {
-    for (const server of this.plan.mcpToList) {
-      const tools = await listMcpTools(this.builder, server, this.ports.tools.mcp, signal);
-      this.plan = this.plan.withMcpTools(server, tools);
-      if (this.stopReason) return { conversation: [], calls: 0 };
-    }
-    const conversation: ConversationItem[] = [];
-    let calls = 0;
-    for (const { request, approve } of this.plan.mcpApprovals) {
-      if (!approve) continue;
-      const entry: McpToolEntry | undefined = this.plan.mcpTools.get(mcpFunctionName(request.server_label, request.name));
-      // The request's allowed_tools bound what runs, approved or not.
-      if (!entry) {
-        conversation.push(...approvalAsConversation(request, false, `the tool '${request.name}' is not among this request's allowed tools of '${request.server_label}'`));
-        continue;
-      }
-      const call = beginMcpCall(this.builder, entry, request.arguments, request.id);
-      conversation.push(...(await runMcpCall(call, this.ports.tools.mcp, this.builder, signal)));
-      calls++;
-      if (this.stopReason) break;
-    }
-    return { conversation, calls };
+  /** The model wrote a call of a tool the runtime runs: its tool begins the item (or asks for approval). */
+  private onBuiltinCall(name: string, args: string): void {
+    const call = this.plan.sessions.begin(name, args, this.callContext);
+    if (call) this.pending.push(call);
   }
 
   /** The conversation this run will append to, if any. */
@@ -250,10 +218,14 @@ export class ResponseRun implements RunningResponse {
     // A compaction made for this response comes first in its output, as on OpenAI (it was written before the run).
     const compaction = this.plan.compaction;
     if (compaction) this.builder.addFinished(compaction.item);
-    const mcp = await this.prepareMcp(this.controller.signal);
+    // Before the first round, the work the request itself asks of its tools (listing a server, approved calls).
+    const toolsBefore = functionNames(this.plan);
+    const prepared = await this.plan.sessions.prepare(this.callContext);
+    // Functions a tool found (a server's tools) are told to the model from the first round on.
+    if (functionNames(this.plan) !== toolsBefore) this.plan = this.plan.withCurrentTools();
     const { plan } = this;
-    let conversation = [...plan.conversation, ...mcp.conversation];
-    let input = mcp.conversation.length ? plan.render(conversation) : plan.input;
+    let conversation = [...plan.conversation, ...prepared.conversation];
+    let input = prepared.conversation.length ? plan.render(conversation) : plan.input;
     const total = { input: compaction?.usage.inputTokens ?? 0, cached: 0, output: compaction?.usage.outputTokens ?? 0, reasoning: 0 };
     const usage = (): Usage => ({
       input_tokens: total.input,
@@ -262,12 +234,13 @@ export class ResponseRun implements RunningResponse {
       output_tokens_details: { reasoning_tokens: total.reasoning },
       total_tokens: total.input + total.output,
     });
-    let builtinCallsRun = mcp.calls;
+    let builtinCallsRun = prepared.calls;
     if (this.stopReason) return { ...this.stopped(), usage: usage() };
 
     for (let round = 1; ; round++) {
       const firstItem = this.builder.itemCount;
       const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
+      this.current = { conversation, outputTokens: total.output };
       const result = await modelRound(this.roundContext, input, budget, plan.describe(conversation));
       total.input += result.inputTokens;
       total.cached += result.cachedTokens;
@@ -279,38 +252,31 @@ export class ResponseRun implements RunningResponse {
 
       const calls = this.pending.splice(0);
       if (calls.length === 0) return { status: 'completed', usage: usage() };
+      this.current = { conversation, outputTokens: total.output };
       const shown = new Map<number, ConversationItem[]>();
       for (const call of calls) {
-        if ('kind' in call && call.kind === 'file_search') {
-          const budgetTokens = await this.passageBudget(conversation, total.output);
-          shown.set(call.index, await runFileSearchCall(call, { files: this.ports.files, tool: plan.fileSearch, sources: this.sources, budgetTokens, signal: this.controller.signal }, this.builder));
-        } else if ('kind' in call) {
-          shown.set(call.index, await runMcpCall(call, this.ports.tools.mcp, this.builder, this.controller.signal));
-        } else {
-          const ran = await runBuiltinCall(call, this.ports.tools, this.builder, this.controller.signal);
-          shown.set(call.index, ran.conversation);
-          this.pages.push(...ran.pages);
-        }
+        shown.set(call.index, await call.run());
         builtinCallsRun++;
         if (this.stopReason) return { ...this.stopped(), usage: usage() };
       }
       // Function calls and approval requests go back to the client, which answers in its next request.
-      if (this.builder.functionCallCount > 0 || this.builder.approvalRequestCount > 0) return { status: 'completed', usage: usage() };
+      if (this.builder.functionCallCount > 0 || this.builder.waitingCount > 0) return { status: 'completed', usage: usage() };
       if (plan.maxToolCalls !== undefined && builtinCallsRun >= plan.maxToolCalls) return { status: 'completed', usage: usage() };
       if (round >= plan.maxToolRounds) return { status: 'incomplete', usage: usage() };
 
-      const produced = this.builder.itemsFrom(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item]));
+      const produced = this.builder.itemsFrom(firstItem).flatMap((item, i) => shown.get(firstItem + i) ?? toConversation([item], this.ports.tools));
       conversation = [...conversation, ...produced];
       input = plan.render(conversation);
     }
   }
 
   /**
-   * Tokens of context retrieved passages may take: the window, less the conversation so far
+   * Tokens of context what a call shows may take (retrieved passages): the window, less the conversation so far
    * (with room for the call and its framing) and the answer still to come (`max_output_tokens`
    * left, else a quarter of the window up to 1,024).
    */
-  private async passageBudget(conversation: readonly ConversationItem[], outputSoFar: number): Promise<number> {
+  private async contextLeft(): Promise<number> {
+    const { conversation, outputTokens: outputSoFar } = this.current;
     const window = this.plan.contextWindow;
     if (!window) return Infinity;
     const prompt = await this.ports.engine.countTokens(this.plan.model, this.plan.render(conversation));
@@ -380,6 +346,13 @@ export const INTERRUPTED =
 /** Storage failing (quota, closed database) must not take the run down with it; it is logged. */
 function reportPersistFailure(id: string, err: unknown): void {
   console.error(`Could not persist response ${id} to IndexedDB: ${describeError(err)}`);
+}
+
+function functionNames(plan: RunPlan): string {
+  return plan.sessions
+    .functions()
+    .map((f) => f.name)
+    .join('\n');
 }
 
 function textOf(output: ResponseObject['output']): string {

@@ -31,7 +31,6 @@ export async function startRun(state: ServerState, prepared: PreparedRequest, pl
     tools: state.tools,
     now: state.now,
     flushMs: state.flushMs,
-    ...(state.files ? { files: state.files } : {}),
   });
   state.runs.set(run.id, run);
   void run.done

@@ -143,7 +143,7 @@ export class ResponsesSocket implements SocketListener {
       const settled = tap(events, (event) => {
         if (TERMINAL_EVENT_TYPES.has(event.type)) this.settle(lane ?? DEFAULT_LANE, prepared, (event as { response: ResponseObject }).response, previous);
       });
-      for await (const event of presentStream(settled, { include: prepared.plan.include, sealer: this.state.sealer })) this.send(lane ? { ...event, stream_id: lane } : event);
+      for await (const event of presentStream(settled, { include: prepared.plan.include, sealer: this.state.sealer, tools: this.state.tools })) this.send(lane ? { ...event, stream_id: lane } : event);
     } catch (err) {
       // A continuation that failed evicts what it continued (as on OpenAI): it is not retried from there.
       if (previous) this.cache.evict(previous);

@@ -6,7 +6,8 @@ import type { ResponseObject } from '../../protocol/response-object';
 import { notFound } from '../../shared/api-error';
 import { EngineQueue } from './engine-queue';
 import type { RunningResponse } from './running-response';
-import type { ToolPorts } from '../../ports/tool-ports';
+import type { ToolHost } from '../../ports/builtin-tool';
+import type { ToolRegistry } from './tool-registry';
 import type { ModelManager } from '../../ports/model-manager';
 import type { RetentionPolicy } from '../../protocol/runtime-options';
 import { Codes } from '../../shared/error-codes';
@@ -35,8 +36,10 @@ export interface ServerState {
   sealer: ReasoningSealer;
   /** Seals and opens compaction items' `encrypted_content` (the same key). */
   compactions: CompactionSealer;
-  /** Builtin tool implementations this runtime has. */
-  tools: ToolPorts;
+  /** The builtin tools this runtime has: all the server knows of tools. */
+  tools: ToolRegistry;
+  /** What the runtime offers tools besides their own ports (vector search, once there is a file store). */
+  toolHost: ToolHost;
   /** Download/cache/status for `/v1/local/*`; absent in runtimes without real models. */
   modelManager?: ModelManager;
   /** Model ⇄ builtin tool rounds allowed per response before it ends `incomplete`. */

@@ -13,49 +13,40 @@
 import type { ConversationItem } from '../../chat/chat-format';
 import type { McpApprovalRequest, McpCall, McpListTools, McpToolCallError } from '../../protocol/output-items';
 import { newId } from '../../shared/ids';
-import type { McpServerPlan, McpToolEntry } from '../request/mcp-servers';
-import { mcpCallAsConversation } from '../model-view/mcp-call-view';
-import type { OutputBuilder } from './output-builder';
+import { parseArgs } from '../call-view';
+import type { McpServerPlan, McpToolEntry } from './mcp-servers';
+import { mcpCallAsConversation } from './mcp-call-view';
+import type { ItemWriter } from '../../ports/builtin-tool';
 import type { McpFailure, McpPort, McpToolInfo } from '../../ports/tool-ports';
 
 const NO_CLIENT: McpFailure = { kind: 'http', status: 0, message: 'MCP servers are not available in this runtime (the MCP client is turned off).' };
 
 /** Lists the server's tools as an `mcp_list_tools` item; returns the ones the model may use (none on failure). */
-export async function listMcpTools(builder: OutputBuilder, server: McpServerPlan, port: McpPort | undefined, signal: AbortSignal): Promise<McpToolInfo[]> {
+export async function listMcpTools(items: ItemWriter, server: McpServerPlan, port: McpPort | undefined, signal: AbortSignal): Promise<McpToolInfo[]> {
   const item: McpListTools = { type: 'mcp_list_tools', id: newId('mcpl'), server_label: server.target.label, tools: [] };
-  const index = builder.beginBuiltinCall(item);
-  builder.emit({ type: 'response.mcp_list_tools.in_progress', item_id: item.id, output_index: index });
+  const index = items.begin(item);
+  items.emit({ type: 'response.mcp_list_tools.in_progress', item_id: item.id, output_index: index });
   const outcome = port ? await port.listTools(server.target, signal) : { ok: false as const, error: NO_CLIENT };
   if (outcome.ok) {
     item.tools = outcome.value.filter((t) => server.allowed(t));
-    builder.emit({ type: 'response.mcp_list_tools.completed', item_id: item.id, output_index: index });
+    items.emit({ type: 'response.mcp_list_tools.completed', item_id: item.id, output_index: index });
   } else {
     item.error = outcome.error.message;
-    builder.emit({ type: 'response.mcp_list_tools.failed', item_id: item.id, output_index: index });
+    items.emit({ type: 'response.mcp_list_tools.failed', item_id: item.id, output_index: index });
   }
-  builder.completeBuiltinCall(index, item);
+  items.complete(index, item);
   return item.tools;
 }
 
 export interface PendingMcpCall {
-  kind: 'mcp';
   entry: McpToolEntry;
   args: Record<string, unknown>;
   index: number;
   item: McpCall;
 }
 
-function parseArgs(json: string): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(json);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
-}
-
 /** Adds the call's item as soon as the model has written it (or an approved request is carried out). */
-export function beginMcpCall(builder: OutputBuilder, entry: McpToolEntry, argsJson: string, approvalRequestId: string | null): PendingMcpCall {
+export function beginMcpCall(items: ItemWriter, entry: McpToolEntry, argsJson: string, approvalRequestId: string | null): PendingMcpCall {
   const item: McpCall = {
     type: 'mcp_call',
     id: newId('mcp'),
@@ -67,39 +58,39 @@ export function beginMcpCall(builder: OutputBuilder, entry: McpToolEntry, argsJs
     error: null,
     approval_request_id: approvalRequestId,
   };
-  const index = builder.beginBuiltinCall(item);
-  builder.emit({ type: 'response.mcp_call.in_progress', item_id: item.id, output_index: index });
-  builder.emit({ type: 'response.mcp_call_arguments.delta', item_id: item.id, output_index: index, delta: argsJson });
-  builder.emit({ type: 'response.mcp_call_arguments.done', item_id: item.id, output_index: index, arguments: argsJson });
+  const index = items.begin(item);
+  items.emit({ type: 'response.mcp_call.in_progress', item_id: item.id, output_index: index });
+  items.emit({ type: 'response.mcp_call_arguments.delta', item_id: item.id, output_index: index, delta: argsJson });
+  items.emit({ type: 'response.mcp_call_arguments.done', item_id: item.id, output_index: index, arguments: argsJson });
   item.arguments = argsJson;
-  builder.updateBuiltinCall(index, item);
-  return { kind: 'mcp', entry, args: parseArgs(argsJson), index, item };
+  items.update(index, item);
+  return { entry, args: parseArgs(argsJson), index, item };
 }
 
 /** A call that needs the user's approval: its request item; nothing is sent to the server. */
-export function requestMcpApproval(builder: OutputBuilder, entry: McpToolEntry, argsJson: string): void {
+export function requestMcpApproval(items: ItemWriter, entry: McpToolEntry, argsJson: string): void {
   const item: McpApprovalRequest = { type: 'mcp_approval_request', id: newId('mcpr'), server_label: entry.server.target.label, name: entry.tool.name, arguments: argsJson };
-  const index = builder.beginBuiltinCall(item);
-  builder.completeBuiltinCall(index, item);
+  const index = items.begin(item);
+  items.complete(index, item);
 }
 
 /** Runs the call and finishes its item; never throws for a failed call (the model is told instead). */
-export async function runMcpCall(call: PendingMcpCall, port: McpPort | undefined, builder: OutputBuilder, signal: AbortSignal): Promise<ConversationItem[]> {
+export async function runMcpCall(call: PendingMcpCall, port: McpPort | undefined, items: ItemWriter, signal: AbortSignal): Promise<ConversationItem[]> {
   const { item, index, entry } = call;
   item.status = 'calling';
-  builder.updateBuiltinCall(index, item);
+  items.update(index, item);
   const outcome = port ? await port.callTool(entry.server.target, entry.tool.name, call.args, signal) : { ok: false as const, error: NO_CLIENT };
   if (outcome.ok && !outcome.value.isError) {
     item.output = outcome.value.output;
     item.status = 'completed';
-    builder.emit({ type: 'response.mcp_call.completed', item_id: item.id, output_index: index });
+    items.emit({ type: 'response.mcp_call.completed', item_id: item.id, output_index: index });
   } else {
     item.error = outcome.ok ? { type: 'mcp_tool_execution_error', content: outcome.value.content } : callError(outcome.error);
     if (outcome.ok) item.output = outcome.value.output;
     item.status = 'failed';
-    builder.emit({ type: 'response.mcp_call.failed', item_id: item.id, output_index: index });
+    items.emit({ type: 'response.mcp_call.failed', item_id: item.id, output_index: index });
   }
-  builder.completeBuiltinCall(index, item);
+  items.complete(index, item);
   return mcpCallAsConversation(item);
 }
 

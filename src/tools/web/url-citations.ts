@@ -5,7 +5,14 @@
  */
 import type { UrlCitation } from '../../protocol/output-items';
 
-export function citationsFor(text: string, pages: ReadonlyArray<{ url: string; title: string; opened?: boolean }>): UrlCitation[] {
+/** A page the tools showed the model; `opened`: read whole, not just listed. */
+export interface CitedPage {
+  url: string;
+  title: string;
+  opened?: boolean;
+}
+
+export function citationsFor(text: string, pages: readonly CitedPage[]): UrlCitation[] {
   const citations: UrlCitation[] = [];
   const seen = new Set<string>();
   for (const page of pages) {

@@ -7,7 +7,7 @@ import type { ToolSpec } from '../../chat/chat-format';
 import type { McpTool, McpToolFilter, Tool } from '../../protocol/create-request';
 import type { McpApprovalRequest, StoredItem } from '../../protocol/output-items';
 import type { McpServerTarget, McpToolInfo } from '../../ports/tool-ports';
-import { mcpFunctionName } from '../model-view/mcp-call-view';
+import { mcpFunctionName } from './mcp-call-view';
 
 export interface McpServerPlan {
   target: McpServerTarget;
