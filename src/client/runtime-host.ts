@@ -4,25 +4,12 @@ import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { RuntimeStartOptions } from '../protocol/runtime-options';
 import { requestPersist } from './request-persist';
 
 export interface RuntimeHostOptions {
-  testModels: boolean;
-  /** Serve GGUF models on the CPU too (see `StartLocalRuntimeOptions.cpuEngine`). */
-  cpuEngine?: CpuEngineAssets;
-  /** Absolute URL of a model mirror (see `resolveModelBase`). */
-  modelBase?: string;
-  /** Builtin tools; the page creates the Python sandbox frame for them. */
-  tools?: ToolsConfig;
-  /** How long stored responses are kept (see `StartLocalRuntimeOptions.retention`). */
-  retention?: Partial<RetentionPolicy>;
-  /** The CPU engine's threads (see `StartLocalRuntimeOptions.cpu`). */
-  cpu?: CpuEngineOptions;
-  /** Remote providers (see `StartLocalRuntimeOptions.providers`). */
-  providers?: ProviderOptions[];
-  /** File search (see `StartLocalRuntimeOptions.fileSearch`). */
-  fileSearch?: FileSearchOptions;
+  /** The runtime's options, passed whole to the worker (the tools with the sandbox the page makes for them). */
+  runtime: RuntimeStartOptions;
   createWorker: () => Worker;
   /** This page's lifetime lock name, once held. */
   peerLock: Promise<string>;
@@ -47,23 +34,11 @@ export class RuntimeHost {
 
   constructor(private readonly options: RuntimeHostOptions) {
     this.control = Comlink.wrap<RuntimeControl>(options.createWorker());
-    const tools = prepareRuntimeTools(options.tools);
-    this.started = this.control.start(
-      Comlink.transfer(
-        {
-          testModels: options.testModels,
-          ...(options.cpuEngine ? { cpuEngine: { wasmUrl: new URL(options.cpuEngine.wasmUrl, location.href).href } } : {}),
-          ...(options.modelBase ? { modelBase: options.modelBase } : {}),
-          tools: tools.options,
-          ...(options.retention ? { retention: options.retention } : {}),
-          ...(options.cpu ? { cpu: options.cpu } : {}),
-          ...(options.providers ? { providers: options.providers } : {}),
-          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
-        },
-        tools.transfer,
-      ),
-      Comlink.proxy(pageServices),
-    );
+    const { runtime } = options;
+    const tools = prepareRuntimeTools(runtime.tools);
+    // Relative URLs are the page's: the worker resolves against its own script's.
+    const cpuEngine = runtime.cpuEngine ? { cpuEngine: { wasmUrl: new URL(runtime.cpuEngine.wasmUrl, location.href).href } } : {};
+    this.started = this.control.start(Comlink.transfer({ ...runtime, ...cpuEngine, tools: tools.options }, tools.transfer), Comlink.proxy(pageServices));
     this.#link = this.#ownLink();
   }
 

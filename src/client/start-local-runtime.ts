@@ -4,7 +4,7 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import { NO_TOOLS, type RuntimeOptions, type RuntimeStartOptions } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -16,18 +16,12 @@ import { setSocketOpener } from './local-websocket';
 import { createSocketOpener } from './socket-opener';
 import { keepOfflineFiles, type OfflineFilesWatch } from './offline-files';
 
-export interface StartLocalRuntimeOptions {
-  /**
-   * Register the `test-scripted` model (a scripted model for your tests; see the README) in
-   * the runtime this tab may start. Only ever from code: no URL switches it on.
-   */
-  testModels?: boolean;
-  /**
-   * Also serve GGUF models on the CPU (wllama in WebAssembly) for devices without WebGPU:
-   * `cpuEngine` of `local-responses/cpu` (importing it is what makes a bundler copy the
-   * 10 MB wasm). Its code loads in the runtime worker only then. Default: none.
-   */
-  cpuEngine?: CpuEngineAssets;
+/**
+ * `startLocalRuntime`'s options: the runtime's own (`RuntimeOptions`, passed whole to the
+ * runtime this tab may start; each overrides the origin's stored option of that name) and
+ * how this page reaches it.
+ */
+export interface StartLocalRuntimeOptions extends RuntimeOptions {
   /**
    * Where the package's built files (`runtime-worker.js`, its chunks and wasm, `pyodide/`)
    * are hosted when not by your bundler: a CDN copy of the package's `dist/` folder, e.g.
@@ -35,45 +29,6 @@ export interface StartLocalRuntimeOptions {
    * Default: next to this module (`new URL(…, import.meta.url)`, which Vite and webpack 5 copy).
    */
   assetBase?: string;
-  /**
-   * Base URL of a mirror of web-llm's weights and model libraries. Default: the stored
-   * setting, else web-llm's sources; see `model-base.ts`. Never from the page URL.
-   */
-  modelBase?: string;
-  /**
-   * Builtin tools (code interpreter, web search). Default: the stored runtime options'
-   * (`stored-runtime-options.ts`), else both tools with their defaults. Never from the page URL.
-   */
-  tools?: ToolsConfig;
-  /**
-   * How long the runtime this tab may start keeps stored responses: `maxAgeDays`,
-   * `maxBytes` (null: no limit of that kind; one left out keeps its default, 90 days and
-   * 200 MB). Default: the stored runtime options', else those defaults. It applies to a
-   * runtime this tab starts; to change the running one's, any tab sends
-   * `POST /v1/local/storage/prune` with `{"retention": {"max_age_days", "max_bytes"}}`.
-   */
-  retention?: Partial<RetentionPolicy>;
-  /**
-   * The CPU engine (wllama): `threads`, default all cores (`navigator.hardwareConcurrency`).
-   * Threads need cross-origin isolation (COOP + COEP, which the app's servers and service
-   * worker send); without it the engine runs one thread whatever is asked. Default: the
-   * stored runtime options', else all cores.
-   */
-  cpu?: CpuEngineOptions;
-  /**
-   * Remote providers whose models the runtime this tab may start serves too, e.g.
-   * `[{ id: 'lab', baseUrl: 'http://127.0.0.1:8080/v1' }]`: `/v1/models` lists them as
-   * `lab/<model>`. Held in the runtime's memory (keys included; nothing is stored); the app's
-   * Settings → Providers and `POST /v1/local/providers` add stored ones. See the README.
-   */
-  providers?: ProviderOptions[];
-  /**
-   * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
-   * search (an id `/v1/models` lists with `type: "embedding"`, or a provider's model,
-   * `'<provider>/<upstream id>'`, embedded by its server's `/embeddings`). Default: the stored runtime
-   * options', else none (keyword search, no model needed).
-   */
-  fileSearch?: FileSearchOptions;
   /**
    * URL of the service worker script (root scope): the package's ready `sw.js`, or your own
    * that calls `handleLocalResponsesFetch` (`local-responses/sw`). Default `/sw.js`.
@@ -120,6 +75,7 @@ export interface LocalRuntime {
  *   dangerouslyAllowBrowser: true, fetch: runtime.fetch });
  */
 export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const { assetBase, serviceWorkerUrl, timeoutMs, createWorker, ...given } = options;
   const container = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   const peerLockName = newLockName(PEER_LOCK_PREFIX);
   const peerLock = holdLifetimeLock(peerLockName).then(() => peerLockName);
@@ -135,29 +91,22 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     }
   });
   container?.startMessages();
-  const swUrl = options.serviceWorkerUrl ?? '/sw.js';
+  const swUrl = serviceWorkerUrl ?? '/sw.js';
   if (container && swUrl !== false) await registerServiceWorker(container, swUrl);
 
   void navigator.locks.request(LEADER_LOCK, () => {
     // Code and storage only: whatever the page URL says configures nothing here.
-    const modelBase = resolveModelBase({ option: options.modelBase, pageUrl: location.href, stored: storedModelBase() });
-    const stored = storedRuntimeOptions();
-    const retention = options.retention ?? stored.retention;
-    const cpu = options.cpu ?? stored.cpu;
-    const fileSearch = options.fileSearch ?? stored.fileSearch;
-    host = new RuntimeHost({
-      testModels: options.testModels ?? false,
-      ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
-      ...(modelBase ? { modelBase } : {}),
+    const modelBase = resolveModelBase({ option: given.modelBase, pageUrl: location.href, stored: storedModelBase() });
+    // What code gives wins, option by option, over the origin's stored options.
+    const runtime: RuntimeStartOptions = {
       // Opt-in: no tool unless the code or the origin's stored options name it.
-      tools: options.tools ?? stored.tools ?? NO_TOOLS,
-      ...(retention ? { retention } : {}),
-      ...(cpu ? { cpu } : {}),
-      ...(options.providers ? { providers: options.providers } : {}),
-      ...(fileSearch ? { fileSearch } : {}),
-      createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
-      peerLock,
-    });
+      tools: NO_TOOLS,
+      ...storedRuntimeOptions(),
+      ...definedOnly(given),
+      testModels: given.testModels ?? false,
+      ...(modelBase ? { modelBase } : {}),
+    };
+    host = new RuntimeHost({ runtime, createWorker: createWorker ?? runtimeWorkerFactory(assetBase), peerLock });
     void host.control.answered().then(firstAnswer, () => {});
     if (container?.controller) void host.offerPortTo(container.controller);
     // A new SW version took over: it starts without a port.
@@ -175,7 +124,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   });
   // Through the SW when we have one: that is the path every other client uses.
   const answering = waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
-    timeoutMs: options.timeoutMs ?? 30_000,
+    timeoutMs: timeoutMs ?? 30_000,
   }).then(
     (): LocalRuntime => ({
       fetch: runtimeFetch,
@@ -194,4 +143,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   return answering;
 }
 
-const NO_TOOLS: ToolsConfig = { python: false, webSearch: false, mcp: false };
+/** The options given a value (an option set to `undefined` leaves the stored one in place). */
+function definedOnly(options: RuntimeOptions): RuntimeOptions {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as RuntimeOptions;
+}

@@ -11,6 +11,7 @@ import type { ConversationItem, ToolSpec } from '../chat/chat-format';
 import type { Tool } from '../protocol/create-request';
 import type { OutputItem, StoredItem, UrlCitation } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
+import type { McpToolEcho } from '../protocol/response-object';
 import type { VectorSearchPort } from './vector-search';
 
 /** One of the request's `tools` served by this tool, and where it stands (`tools[index]`, for error params). */
@@ -92,6 +93,9 @@ export interface ToolSession {
   sources?(): { size: number; get(n: number): CitedSource | undefined };
 }
 
+/** How a request's tool entry is shown in the response (and stored): secrets dropped. */
+export type ToolEcho = (entry: Exclude<Tool, { type: 'function' }>) => Exclude<Tool, { type: 'function' | 'mcp' }> | McpToolEcho;
+
 export interface BuiltinTool {
   /** How messages name the tool (`the code_interpreter tool`). */
   readonly name: string;
@@ -109,6 +113,8 @@ export interface BuiltinTool {
   readonly schemas?: { entry?: ZodType; items?: readonly ZodType[] };
   /** The `include` values it owns, each with how one of its items is shown without it. */
   readonly includes?: Readonly<Record<string, (item: OutputItem) => OutputItem>>;
+  /** How its entry is echoed in the response and stored, when not as sent (secrets a call needs are dropped). */
+  echo?: ToolEcho;
   /** Model-side function names it takes while enabled: a client function may not take them too. */
   functionNames?(entries: readonly Tool[]): readonly string[];
   /** The request's entries beyond their schema (the runtime can serve them, no duplicates): throws an ApiError (400/404) naming the parameter. */

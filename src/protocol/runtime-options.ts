@@ -12,30 +12,71 @@ export interface CpuEngineAssets {
   wasmUrl: string;
 }
 
-export interface RuntimeStartOptions {
-  /** Register the `test-scripted` model. */
-  testModels: boolean;
-  /** Also serve GGUF models on the CPU (wllama); its code loads only then. */
+/**
+ * The runtime's options: one object from `startLocalRuntime` (over the origin's stored
+ * options, which it overrides field by field) through the runtime host and worker to the
+ * composition root, passed whole. A new option is one field here, read where it acts.
+ */
+export interface RuntimeOptions {
+  /**
+   * Register the `test-scripted` model (a scripted model for your tests; see docs/models.md) in
+   * the runtime this tab may start. Only ever from code: no URL switches it on.
+   */
+  testModels?: boolean;
+  /**
+   * Also serve GGUF models on the CPU (wllama in WebAssembly) for devices without WebGPU:
+   * `cpuEngine` of `local-responses/cpu` (importing it is what makes a bundler copy the
+   * 10 MB wasm). Its code loads in the runtime worker only then. Default: none.
+   */
   cpuEngine?: CpuEngineAssets;
   /**
    * Base URL of a mirror of web-llm's weights and model libraries (layout: see
    * `AppConfigOptions.modelBase` in engine/webllm/catalog.ts); relative URLs resolve against
-   * the runtime's origin. Default: Hugging Face and web-llm's GitHub, as web-llm ships.
+   * the runtime's origin. Default: the stored setting, else web-llm's sources (Hugging Face
+   * and web-llm's GitHub); see `client/model-base.ts`. Never from the page URL.
    */
   modelBase?: string;
-  /** Builtin tools: configuration and the Python sandbox port (transferred); see src/tools/page-tools.ts. */
-  tools?: RuntimeToolsOptions;
   /**
-   * How long stored responses are kept; a limit left out keeps its default (90 days,
-   * 200 MB; src/server/retention.ts). `POST /v1/local/storage/prune` can change it later.
+   * Builtin tools (code interpreter, web search, MCP). Default: the stored runtime options',
+   * else none. Never from the page URL.
+   */
+  tools?: ToolsConfig;
+  /**
+   * How long the runtime keeps stored responses: `maxAgeDays`, `maxBytes` (null: no limit of
+   * that kind; one left out keeps its default, 90 days and 200 MB). It applies to a runtime
+   * this tab starts; to change the running one's, any tab sends
+   * `POST /v1/local/storage/prune` with `{"retention": {"max_age_days", "max_bytes"}}`.
    */
   retention?: Partial<RetentionPolicy>;
-  /** The CPU engine: `threads` (default all cores, when cross-origin isolated; else 1). */
+  /**
+   * The CPU engine (wllama): `threads`, default all cores (`navigator.hardwareConcurrency`).
+   * Threads need cross-origin isolation (COOP + COEP, which the app's servers and service
+   * worker send); without it the engine runs one thread whatever is asked.
+   */
   cpu?: CpuEngineOptions;
-  /** Remote providers whose models this runtime serves too (kept in memory, keys included; see ProviderOptions). */
+  /**
+   * Remote providers whose models the runtime serves too, e.g.
+   * `[{ id: 'lab', baseUrl: 'http://127.0.0.1:8080/v1' }]`: `/v1/models` lists them as
+   * `lab/<model>`. Held in the runtime's memory (keys included; nothing is stored); the app's
+   * Settings → Providers and `POST /v1/local/providers` add stored ones.
+   */
   providers?: ProviderOptions[];
-  /** File search: the embedding model new vector stores use (default none: keyword search). */
+  /**
+   * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
+   * search (an id `/v1/models` lists with `type: "embedding"`, or a provider's model,
+   * `'<provider>/<upstream id>'`). Default none: keyword search, no model needed.
+   */
   fileSearch?: FileSearchOptions;
+}
+
+/**
+ * The options as the runtime worker is started with them: decided (test models on or off),
+ * and the tools with what the page made for them (the Python sandbox's port, transferred;
+ * see src/tools/page-tools.ts).
+ */
+export interface RuntimeStartOptions extends Omit<RuntimeOptions, 'testModels' | 'tools'> {
+  testModels: boolean;
+  tools?: RuntimeToolsOptions;
 }
 
 /**
@@ -167,6 +208,9 @@ export interface ToolsConfig {
 }
 
 /** What the runtime worker receives: the config and the port to the Python sandbox frame. */
+/** Every builtin tool off: what a runtime starts with unless code or the stored options name a tool. */
+export const NO_TOOLS: ToolsConfig = { python: false, webSearch: false, mcp: false };
+
 export interface RuntimeToolsOptions extends ToolsConfig {
   pythonPort?: MessagePort;
 }

@@ -185,3 +185,12 @@ export function terminalEventType(status: string): TerminalEventType | null {
       return null;
   }
 }
+
+/** The delta events that carry an `obfuscation` pad when a stream asks for it (`stream_options.include_obfuscation`), as OpenAI's do. */
+export const OBFUSCATED_DELTA_EVENTS: ReadonlySet<StreamEvent['type']> = new Set([
+  'response.output_text.delta',
+  'response.reasoning_text.delta',
+  'response.reasoning_summary_text.delta',
+  'response.function_call_arguments.delta',
+  'response.code_interpreter_call_code.delta',
+]);

@@ -15,7 +15,7 @@ import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { DEFAULT_RETENTION, type RuntimeStartOptions } from '../protocol/runtime-options';
 import { openIdbFileStore } from '../store/idb-file-store';
 import { createWorkerExtractor, lazyMinisearchIndexes } from '../tools/file-search';
 import { builtinTools } from '../tools/builtin-tools';
@@ -27,30 +27,12 @@ import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
 import type { ResponseObject } from '../protocol/response-object';
 
-export interface LocalServerOptions {
-  /** Builtin tools (code interpreter, web search); see tools/runtime-tools.ts. */
-  tools?: RuntimeToolsOptions;
-  /** Register the `test-scripted` model (only when the embedding page asks for it in code). */
-  testModels: boolean;
-  /**
-   * Also serve GGUF models on the CPU (wllama, WebAssembly), with its wasm from this URL
-   * (`local-responses/cpu`). Loaded on demand: without it the worker never loads wllama.
-   */
-  cpuEngine?: CpuEngineAssets;
+/** The runtime's start options (whole, as the worker got them) and what only the worker's host can give. */
+export interface LocalServerOptions extends RuntimeStartOptions {
   /** IndexedDB database name (tests use a fresh one). */
   dbName?: string;
-  /** Mirror of web-llm's weights and model libraries (see `RuntimeStartOptions.modelBase`). */
-  modelBase?: string;
   /** Asks the page for persistent storage before a download (workers have no `persist()`). */
   requestPersist?: () => Promise<boolean>;
-  /** How long stored responses are kept; a limit left out keeps its default. */
-  retention?: Partial<RetentionPolicy>;
-  /** The CPU engine's threads (default all cores; 1 without cross-origin isolation). */
-  cpu?: CpuEngineOptions;
-  /** Remote providers given in code (held in memory); more are added through `/v1/local/providers`. */
-  providers?: ProviderOptions[];
-  /** File search: the embedding model new vector stores use. */
-  fileSearch?: FileSearchOptions;
   /** Told when a response has completed (or ended `incomplete`): an answer was given. */
   onAnswer?: () => void;
 }
@@ -90,7 +72,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // The builtin tools: one descriptor per folder of tools/, the one registry the server knows.
   // Each tool's code is imported at its first call (web search and MCP carry an HTML parser
   // and the MCP SDK): nothing of it is on the way to the runtime's start or first answer.
-  const tools = builtinTools(anyToolEnabled(options.tools) ? createRuntimeTools(options.tools ?? {}, { origin: self.location.origin }) : {});
+  const tools = builtinTools(createRuntimeTools(options.tools, { origin: self.location.origin }));
   // Downloads, cache and status for the engines' models; GPU and storage as web-llm sees them.
   const deviceFacts = { isolation, ...(wllama ? { threads: () => wllama.threads() } : {}) };
   const modelManager = new RuntimeModelManager(new BrowserDeviceStatus(webllm, undefined, deviceFacts), [new WebLlmModels(webllm), ...(cpu && wllama ? [new cpu.WllamaModels(wllama)] : [])]);
@@ -129,10 +111,4 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
 /** Whether a response that ended gave an answer (a failed or cancelled one did not). */
 function answered(response: ResponseObject): boolean {
   return response.status === 'completed' || response.status === 'incomplete';
-}
-
-/** Whether any builtin tool can run: Python needs its sandbox port, the others are on unless `false`. */
-function anyToolEnabled(tools: RuntimeToolsOptions | undefined): boolean {
-  if (!tools) return false;
-  return (tools.python !== false && tools.pythonPort !== undefined) || tools.webSearch !== false || tools.mcp !== false;
 }

@@ -45,18 +45,7 @@ const control: RuntimeControl = {
     if (!startOnce) {
       status = { ...status, testModels: options.testModels, ...(options.modelBase ? { modelBase: options.modelBase } : {}) };
       startOnce = lockHeld.then(() =>
-        createLocalServer({
-          testModels: options.testModels,
-          ...(options.cpuEngine ? { cpuEngine: options.cpuEngine } : {}),
-          ...(options.modelBase ? { modelBase: options.modelBase } : {}),
-          ...(options.tools ? { tools: options.tools } : {}),
-          ...(options.retention ? { retention: options.retention } : {}),
-          ...(options.cpu ? { cpu: options.cpu } : {}),
-          ...(options.providers ? { providers: options.providers } : {}),
-          ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
-          ...(page ? { requestPersist: () => page.requestPersist() } : {}),
-          onAnswer: () => firstAnswer(),
-        }),
+        createLocalServer({ ...options, ...(page ? { requestPersist: () => page.requestPersist() } : {}), onAnswer: () => firstAnswer() }),
       );
       resolveServer(startOnce);
       startOnce.then(

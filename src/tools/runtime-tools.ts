@@ -18,7 +18,9 @@ export interface RuntimeToolsEnv {
   origin: string;
 }
 
-export function createRuntimeTools(options: RuntimeToolsOptions, env: RuntimeToolsEnv): ToolPorts {
+/** The tools' ports; none when the runtime was started without tool options (tools are opt-in). */
+export function createRuntimeTools(options: RuntimeToolsOptions | undefined, env: RuntimeToolsEnv): ToolPorts {
+  if (!options) return {};
   const codeInterpreter = pythonPort(options);
   const webSearch = webSearchPort(options, env.origin);
   const mcp = mcpPort(options, env.origin);

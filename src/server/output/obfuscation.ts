@@ -4,15 +4,8 @@
  * encrypted network traffic. Here the stream never leaves the machine, so it is off unless
  * asked for (it only costs bytes); when asked, every delta event gets the field, as OpenAI's do.
  */
-import type { StreamEvent } from '../../protocol/stream-events';
+import { OBFUSCATED_DELTA_EVENTS as DELTA_EVENTS, type StreamEvent } from '../../protocol/stream-events';
 
-const DELTA_EVENTS: ReadonlySet<StreamEvent['type']> = new Set([
-  'response.output_text.delta',
-  'response.reasoning_text.delta',
-  'response.reasoning_summary_text.delta',
-  'response.function_call_arguments.delta',
-  'response.code_interpreter_call_code.delta',
-]);
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

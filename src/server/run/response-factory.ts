@@ -1,10 +1,12 @@
 /** The Response object a create request starts as, with OpenAI's defaults filled in. */
 import type { CreateResponseRequest } from '../../protocol/create-request';
-import type { McpTool } from '../../protocol/create-request';
-import type { McpToolEcho, ResponseObject, ResponseStatus } from '../../protocol/response-object';
+import type { ResponseObject, ResponseStatus } from '../../protocol/response-object';
+import type { ToolEcho } from '../../ports/builtin-tool';
+import { asSent } from '../state/tool-registry';
 import { Codes } from '../../shared/error-codes';
 
-export function initialResponse(id: string, request: CreateResponseRequest, status: ResponseStatus, now: number): ResponseObject {
+/** `echo`: how a builtin tool's entry is shown and stored (the tool registry's: secrets dropped). */
+export function initialResponse(id: string, request: CreateResponseRequest, status: ResponseStatus, now: number, echo: ToolEcho = asSent): ResponseObject {
   return {
     id,
     object: 'response',
@@ -40,8 +42,7 @@ export function initialResponse(id: string, request: CreateResponseRequest, stat
     tools: (request.tools ?? []).map((tool) => {
       if (tool.type === 'function') return { ...tool, description: tool.description ?? null, parameters: tool.parameters ?? null, strict: tool.strict ?? true };
       // Secrets are for this request's calls only: the echoed (and stored) tool never carries them.
-      if (tool.type === 'mcp') return redactMcpTool(tool);
-      return tool;
+      return echo(tool);
     }),
     truncation: request.truncation ?? 'disabled',
     usage: null,
@@ -67,10 +68,4 @@ export function unreadableResponse(id: string, reason: string, salvage: Partial<
       message: `This response was cut off by an earlier runtime and its stored copy could not be read back (${reason}); its output is lost. Send the request again.`,
     },
   };
-}
-
-/** The `mcp` tool without `authorization` and `headers` (and without the fields that are always absent). */
-export function redactMcpTool(tool: McpTool): McpToolEcho {
-  const { authorization: _a, headers: _h, connector_id: _c, tunnel_id: _t, defer_loading: _d, ...rest } = tool;
-  return { ...rest, headers: null };
 }

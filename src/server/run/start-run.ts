@@ -17,7 +17,7 @@ export async function startRun(state: ServerState, prepared: PreparedRequest, pl
   const { request, model, input } = prepared;
   const place = model.queue.reserve();
   const status = (request.background ?? false) || !place.first ? 'queued' : 'in_progress';
-  const initial = initialResponse(newId('resp'), request, status, state.now());
+  const initial = initialResponse(newId('resp'), request, status, state.now(), state.tools.echo);
   try {
     if (request.store ?? true) await state.store.create(initial, input);
   } catch (err) {

@@ -15,7 +15,7 @@ import { initialResponse } from './response-factory';
 export async function warmUp(state: ServerState, prepared: PreparedRequest): Promise<{ response: ResponseObject; events: StreamEvent[] }> {
   const { request, input } = prepared;
   const now = state.now();
-  const started = initialResponse(newId('resp'), request, 'in_progress', now);
+  const started = initialResponse(newId('resp'), request, 'in_progress', now, state.tools.echo);
   const usage = { input_tokens: 0, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: 0, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 0 };
   const response: ResponseObject = { ...started, status: 'completed', completed_at: now, usage };
   const events: StreamEvent[] = [

@@ -6,10 +6,16 @@
  */
 import type { ZodType } from 'zod';
 import type { ConversationItem } from '../../chat/chat-format';
-import type { BuiltinTool, ToolEntry } from '../../ports/builtin-tool';
+import type { BuiltinTool, ToolEcho, ToolEntry } from '../../ports/builtin-tool';
 import { CLIENT_TOOL_TYPES, type Tool } from '../../protocol/create-request';
 import type { OutputItem, StoredItem } from '../../protocol/output-items';
 import type { ProtocolExtensions } from '../../protocol/protocol-extensions';
+
+/**
+ * An entry shown as it was sent: what a tool without an `echo` of its own gets. Only a tool
+ * whose entry carries secrets (MCP's) has an echo type of its own, and it always has an echo.
+ */
+export const asSent: ToolEcho = (entry) => entry as ReturnType<ToolEcho>;
 
 export class ToolRegistry {
   readonly #byToolType = new Map<string, BuiltinTool>();
@@ -61,6 +67,9 @@ export class ToolRegistry {
 
   /** Whether two `tools[].type` values name the same builtin tool (a dated name and its plain one). */
   readonly sameTool = (a: string, b: string): boolean => a === b || (this.#byToolType.get(a) !== undefined && this.#byToolType.get(a) === this.#byToolType.get(b));
+
+  /** A request's tool entry as the response shows it (its tool's `echo`; as sent otherwise). */
+  readonly echo: ToolEcho = (entry) => this.#byToolType.get(entry.type)?.echo?.(entry) ?? asSent(entry);
 
   /** The `include` values tools own. */
   get includeValues(): ReadonlySet<string> {

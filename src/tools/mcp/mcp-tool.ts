@@ -12,6 +12,7 @@ import type { BuiltinTool, ToolCall, ToolEntry, TurnItems } from '../../ports/bu
 import type { McpPort, McpToolInfo } from '../../ports/tool-ports';
 import type { Tool } from '../../protocol/create-request';
 import type { StoredItem } from '../../protocol/output-items';
+import type { McpToolEcho } from '../../protocol/response-object';
 import type { McpApprovalRequestInput, McpApprovalResponseInput, McpCallInput, McpListToolsInput } from '../../protocol/tool-input-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
@@ -91,6 +92,13 @@ function view(item: StoredItem, items: readonly StoredItem[]): ConversationItem[
   return [];
 }
 
+/** The `mcp` tool as echoed: without `authorization` and `headers` (and without the fields that are always absent). */
+function redact(tool: Exclude<Tool, { type: 'function' }>): Exclude<Tool, { type: 'function' | 'mcp' }> | McpToolEcho {
+  if (tool.type !== 'mcp') return tool;
+  const { authorization: _a, headers: _h, connector_id: _c, tunnel_id: _t, defer_loading: _d, ...rest } = tool;
+  return { ...rest, headers: null };
+}
+
 /** `port`: the MCP client this runtime has (none: a request with the tool is a 400). */
 export function mcpTool(port: McpPort | undefined): BuiltinTool {
   return {
@@ -98,6 +106,8 @@ export function mcpTool(port: McpPort | undefined): BuiltinTool {
     toolTypes: ['mcp'],
     itemTypes: ['mcp_list_tools', 'mcp_call', 'mcp_approval_request', 'mcp_approval_response'],
     waitingItemTypes: ['mcp_approval_request'],
+    // Secrets are for this request's calls only: the echoed (and stored) tool never carries them.
+    echo: redact,
     check(entries: readonly ToolEntry[]) {
       if (!port) throw invalidRequest('The mcp tool is not available in this runtime (its MCP client is turned off).', `tools[${entries[0]!.index}].type`, Codes.unsupportedTool);
       const seen = new Set<string>();
