@@ -8,10 +8,10 @@
  */
 import type { ZodType } from 'zod';
 import type { ConversationItem, ToolSpec } from '../chat/chat-format';
-import type { Tool } from '../protocol/create-request';
+import type { BuiltinToolEntry, Tool } from '../protocol/create-request';
 import type { OutputItem, StoredItem, UrlCitation } from '../protocol/output-items';
 import type { UnsequencedEvent } from '../protocol/stream-events';
-import type { McpToolEcho } from '../protocol/response-object';
+import type { EchoedToolEntry } from '../protocol/response-object';
 import type { VectorSearchPort } from './vector-search';
 
 /** One of the request's `tools` served by this tool, and where it stands (`tools[index]`, for error params). */
@@ -94,7 +94,7 @@ export interface ToolSession {
 }
 
 /** How a request's tool entry is shown in the response (and stored): secrets dropped. */
-export type ToolEcho = (entry: Exclude<Tool, { type: 'function' }>) => Exclude<Tool, { type: 'function' | 'mcp' }> | McpToolEcho;
+export type ToolEcho = (entry: BuiltinToolEntry) => EchoedToolEntry;
 
 export interface BuiltinTool {
   /** How messages name the tool (`the code_interpreter tool`). */

@@ -130,6 +130,9 @@ const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearc
 export const Tool = z.discriminatedUnion('type', TOOL_OPTIONS);
 export type Tool = z.infer<typeof Tool>;
 
+/** A `tools` entry other than a function (how a response echoes those: `EchoedToolEntry`). */
+export type BuiltinToolEntry = Exclude<Tool, { type: 'function' }>;
+
 /** The tools whose calls the client runs (functions and the SDK's client-run shapes); every other type is a builtin tool's. */
 export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'custom', 'namespace', 'shell', 'local_shell', 'apply_patch']);
 

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { OutputItem } from './output-items';
 import { ApplyPatchTool, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
-import { CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
+import { type BuiltinToolEntry, CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
 export type ResponseStatus = z.infer<typeof ResponseStatus>;
@@ -38,6 +38,9 @@ export type ResponseErrorInfo = z.infer<typeof ResponseErrorInfo>;
 /** An `mcp` tool as the response echoes it: `authorization` left out and `headers` null, as OpenAI redacts them. */
 export const McpToolEcho = McpTool.omit({ authorization: true, headers: true, connector_id: true, tunnel_id: true, defer_loading: true }).extend({ headers: z.null() });
 export type McpToolEcho = z.infer<typeof McpToolEcho>;
+
+/** A `tools` entry other than a function, as a response shows it (the MCP tool without its secrets). */
+export type EchoedToolEntry = Exclude<BuiltinToolEntry, { type: 'mcp' }> | McpToolEcho;
 
 export const ResponseObject = z.object({
   id: z.string(),

@@ -157,6 +157,31 @@ describe('engine/ wings', () => {
   });
 });
 
+describe('tools/ as plug-ins', () => {
+  const toolFolder = (file: string) => (file.startsWith('tools/') && file.split('/').length === 3 ? file.split('/')[1]! : null);
+  const TOOL_FOLDERS = ['python', 'web', 'mcp', 'file-search'];
+
+  test('each builtin tool is a folder with an index.ts face', () => {
+    for (const folder of TOOL_FOLDERS) expect(fs.existsSync(path.join(SRC, 'tools', folder, 'index.ts')), folder).toBe(true);
+  });
+
+  test('outside tools/, a tool folder is imported through its index.ts only', () => {
+    expect(crossings((from, to) => top(from) !== 'tools' && toolFolder(to) !== null && !to.endsWith('/index.ts'))).toEqual([]);
+  });
+
+  test('outside tools/, protocol/ and ui/, no source file names a builtin tool or its items (the registry knows them, by their descriptors)', () => {
+    // Request tool types, item types, the builtins' model-side functions and ports.
+    const names = /\b(code_interpreter|web_search(_preview)?|file_search|mcp_(call|list_tools|approval_request|approval_response)|CodeInterpreterPort|WebSearchPort|McpPort)\b|type === 'mcp'/;
+    const naming = files
+      .filter(({ file }) => !['tools', 'protocol', 'ui'].includes(top(file)))
+      .filter(({ file }) => names.test(fs.readFileSync(path.join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')))
+      .map(({ file }) => file);
+    // The tools' ports (what a tool's descriptor runs calls through) and the one error message that
+    // suggests file search for an input too long for the context window.
+    expect(naming).toEqual(['ports/tool-ports.ts', 'server/request/prepare-request.ts']);
+  });
+});
+
 test('pwa/ holds our app’s service worker; sw/ holds the package’s /v1 edge', () => {
   expect(fs.existsSync(path.join(SRC, 'pwa/sw.ts'))).toBe(true);
   expect(fs.existsSync(path.join(SRC, 'sw/local-responses-edge.ts'))).toBe(true);

@@ -26,6 +26,7 @@ import type { FilesOptions } from '../../src/server/files/files-state';
 import { minisearchIndexes } from '../../src/tools/file-search/minisearch-index';
 import { builtinTools } from '../../src/tools/builtin-tools';
 import type { BuiltinTool } from '../../src/ports/builtin-tool';
+import type { ZodType } from 'zod';
 import { TestEmbedder } from '../../src/engine/test-embedder';
 import { inlineExtractor } from './inline-extractor';
 import { validateCompactResource, validateErrorBody, validateItem, validateResponseObject, validateStreamEvent } from './openresponses-validator';
@@ -97,12 +98,13 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   });
   const specViolations: string[] = [];
   const pending: Promise<void>[] = [];
+  const plugins = pluginShapes(options.extraTools ?? []);
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const request = new Request(url, init);
     const response = await server.fetch(options.requestAs ? options.requestAs(request) : request);
     // A HEAD answer has no body to check (its GET twin is checked when sent).
     if (request.method !== 'HEAD')
-      pending.push(checkAgainstSpec(String(url), response.clone()).catch((err: Error) => void specViolations.push(`${String(url)}: ${err.message}`)));
+      pending.push(checkAgainstSpec(String(url), response.clone(), plugins).catch((err: Error) => void specViolations.push(`${String(url)}: ${err.message}`)));
     return response;
   };
   const client = new OpenAI({ apiKey: 'local', baseURL: 'http://local.test/v1', maxRetries: 0, fetch });
@@ -123,19 +125,67 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
  * Validates one answer: JSON errors as ErrorPayload, Response objects as ResponseResource,
  * listed items as ItemField, and each SSE event by its type.
  */
-async function checkAgainstSpec(url: string, response: Response): Promise<void> {
+/**
+ * What plug-in tools (registered by a test) add to answers: neither the document nor our zod
+ * schemas know their items and entries, so each is checked against its own tool's schemas and
+ * then left out of what the rest is checked against.
+ */
+interface PluginShapes {
+  /** Each plug-in item type with a schema that must accept its items (one of the tool's item schemas). */
+  items: Map<string, { parse(value: unknown): unknown }>;
+  tools: Map<string, ZodType>;
+}
+
+function pluginShapes(tools: readonly BuiltinTool[]): PluginShapes {
+  const items = new Map<string, { parse(value: unknown): unknown }>();
+  const entries = new Map<string, ZodType>();
+  for (const tool of tools) {
+    const schemas = tool.schemas?.items ?? [];
+    const anyOf = {
+      parse(value: unknown) {
+        if (!schemas.some((schema) => schema.safeParse(value).success)) throw new Error(`${tool.name}'s item does not match its schemas: ${JSON.stringify(value)}`);
+        return value;
+      },
+    };
+    for (const type of tool.itemTypes) items.set(type, anyOf);
+    if (tool.schemas?.entry) for (const type of tool.toolTypes) entries.set(type, tool.schemas.entry);
+  }
+  return { items, tools: entries };
+}
+
+/** `value` with the plug-ins' items and tool entries checked by their schemas and taken out. */
+function withoutPlugins<T>(value: T, plugins: PluginShapes): T {
+  if (plugins.items.size === 0 && plugins.tools.size === 0) return value;
+  const isPluginItem = (v: unknown): boolean => {
+    const schema = plugins.items.get((v as { type?: string } | null)?.type ?? '');
+    if (!schema) return false;
+    schema.parse(v);
+    return true;
+  };
+  const copy = structuredClone(value) as Record<string, unknown>;
+  if (Array.isArray(copy.output)) copy.output = copy.output.filter((item) => !isPluginItem(item));
+  if (Array.isArray(copy.data)) copy.data = copy.data.filter((item) => !isPluginItem(item));
+  if (Array.isArray(copy.tools)) copy.tools = copy.tools.filter((tool: { type: string }) => !(plugins.tools.get(tool.type)?.parse(tool) ?? false));
+  if (copy.response) copy.response = withoutPlugins(copy.response, plugins);
+  return copy as T;
+}
+
+async function checkAgainstSpec(url: string, response: Response, plugins: PluginShapes): Promise<void> {
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('text/event-stream') && response.body) {
     for await (const message of readSse(response.body)) {
       if (message.data === '[DONE]') continue;
       const event = JSON.parse(message.data) as { type: string; response?: unknown };
       if (message.event !== event.type) throw new Error(`SSE event line '${message.event}' differs from data.type '${event.type}'`);
-      checkEvent(event);
+      const item = (event as { item?: { type?: string } }).item;
+      // A plug-in's item announced (`output_item.added/.done`): its own schema checks it.
+      if (item?.type && plugins.items.has(item.type)) plugins.items.get(item.type)!.parse(item);
+      else checkEvent(withoutPlugins(event, plugins));
     }
     return;
   }
   if (!type.startsWith('application/json')) return; // file bytes (`/files/{id}/content`)
-  const body = (await response.json()) as Record<string, unknown>;
+  const body = withoutPlugins((await response.json()) as Record<string, unknown>, plugins);
   if (!response.ok) return validateErrorBody(body);
   if (body.object === 'response') return checkResponse(body);
   if (body.object === 'response.compaction') return validateCompactResource(body);

@@ -19,7 +19,6 @@ import { forcedToolName } from './tool-choice';
 import { outputGrammarFor } from './output-grammar';
 import { clientCallFields, clientToolFunctions, type ClientToolTarget } from '../model-view/client-tools';
 import { withVerbosity } from './verbosity';
-import type { McpToolInfo } from '../../ports/tool-ports';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
 export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;

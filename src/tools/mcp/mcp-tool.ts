@@ -10,9 +10,9 @@ import type { z } from 'zod';
 import type { ConversationItem } from '../../chat/chat-format';
 import type { BuiltinTool, ToolCall, ToolEntry, TurnItems } from '../../ports/builtin-tool';
 import type { McpPort, McpToolInfo } from '../../ports/tool-ports';
-import type { Tool } from '../../protocol/create-request';
+import type { BuiltinToolEntry, Tool } from '../../protocol/create-request';
 import type { StoredItem } from '../../protocol/output-items';
-import type { McpToolEcho } from '../../protocol/response-object';
+import type { EchoedToolEntry } from '../../protocol/response-object';
 import type { McpApprovalRequestInput, McpApprovalResponseInput, McpCallInput, McpListToolsInput } from '../../protocol/tool-input-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
@@ -93,7 +93,7 @@ function view(item: StoredItem, items: readonly StoredItem[]): ConversationItem[
 }
 
 /** The `mcp` tool as echoed: without `authorization` and `headers` (and without the fields that are always absent). */
-function redact(tool: Exclude<Tool, { type: 'function' }>): Exclude<Tool, { type: 'function' | 'mcp' }> | McpToolEcho {
+function redact(tool: BuiltinToolEntry): EchoedToolEntry {
   if (tool.type !== 'mcp') return tool;
   const { authorization: _a, headers: _h, connector_id: _c, tunnel_id: _t, defer_loading: _d, ...rest } = tool;
   return { ...rest, headers: null };
