@@ -120,6 +120,10 @@ test('an image URL other than data: or https: is a 400 naming the part, for any 
     const inOutput = (await local.client.responses.create({ model: 'test-scripted-vision', previous_response_id: first.id, tools, input: [{ type: 'function_call_output', call_id: callId, output }] }).catch((e: unknown) => e)) as Err;
     expect(inOutput, url).toMatchObject({ status: 400, error: { param: 'input[0].output[1].image_url' } });
   }
+  // Nor can it be stored for a later turn to replay: a conversation's items are held to the same rule.
+  const conversation = await local.client.conversations.create();
+  const added = (await local.client.conversations.items.create(conversation.id, { items: imageMessage(`http://127.0.0.1:${host.port}/x.png`) }).catch((e: unknown) => e)) as Err;
+  expect(added).toMatchObject({ status: 400, error: { param: 'items[0].content[1].image_url' } });
   expect(host.requests).toEqual([]);
 });
 
