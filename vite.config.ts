@@ -260,6 +260,8 @@ export default defineConfig({
           name: 'e2e-firefox',
           environment: 'node',
           include: [FIREFOX_E2E],
+          // Every driver-deadlock retry listed at the end; more than two fail the run.
+          globalSetup: ['test/support/firefox-retries-setup.ts'],
           fileParallelism: false,
           maxWorkers: 1,
           testTimeout: 60_000,

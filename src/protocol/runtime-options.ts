@@ -176,7 +176,7 @@ export interface WebSearchToolConfig {
   provider?: SearchProviderConfig;
   /** Allow localhost and private-network addresses (a self-hosted SearXNG, tests). */
   allowPrivateNetwork?: boolean;
-  /** Private hosts (`host` or `host:port`) allowed one by one. */
+  /** Private servers allowed one by one: `host:port`, or `host` for its default port (80/443); no other port of the host. */
   allowHosts?: string[];
   /** Budget of an opened page, in tokens (~4 characters each). Default 3000. */
   pageTokens?: number;
@@ -186,8 +186,9 @@ export interface WebSearchToolConfig {
 
 export interface McpToolConfig {
   /**
-   * MCP servers on this machine or a private network that the user allowed (`host` or
-   * `host:port`, e.g. `localhost:3000`); public servers need no entry.
+   * MCP servers on this machine or a private network that the user allowed (`host:port`,
+   * e.g. `localhost:3000`, or `host` for its default port 80/443; no other port of the host);
+   * public servers need no entry.
    */
   allowHosts?: string[];
   /** Allow every localhost / private-network MCP server (tests). Default false. */

@@ -25,6 +25,7 @@ import { openIdbProviderStore } from '../store/idb-provider-store';
 import { providerConnector } from '../engine/remote';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
+import { createPolicyImageFetcher } from '../tools/web/image-fetcher';
 import type { ResponseObject } from '../protocol/response-object';
 
 /** The runtime's start options (whole, as the worker got them) and what only the worker's host can give. */
@@ -104,6 +105,8 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     embedders,
     files,
     providers,
+    // The https: images a request names: fetched here, under the web tools' URL policy (public hosts only), never by an engine.
+    imageFetcher: createPolicyImageFetcher({ policy: { appOrigin: origin } }),
     ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
   });
 }

@@ -44,6 +44,7 @@ import { WS_CLOSE } from '../protocol/socket-frames';
 import { ProviderRegistry, type ProvidersOptions } from './state/provider-registry';
 import { createProvider, deleteProvider, listProviderModels, listProviders, retrieveProvider } from './routes/local-providers';
 import type { Embedder } from '../ports/embedder';
+import type { ImageFetcher } from '../ports/image-fetcher';
 import { createFilesState, type FilesOptions } from './files/files-state';
 import { MAX_FILE_BYTES } from '../protocol/files';
 import { createFile, deleteFileRoute, fileContent, listFiles, retrieveFile } from './routes/files';
@@ -88,6 +89,12 @@ export interface ResponsesServerOptions {
   embedders?: Embedder[];
   /** The Files and Vector Stores APIs and the `file_search` tool; without it those routes answer 500. */
   files?: FilesOptions;
+  /**
+   * Fetches the `https:` images a request names, under a URL policy, for the model to be shown
+   * as `data:` URLs (`tools/web/image-fetcher.ts`). Absent: such an image is a 400, and only
+   * `data:` and `file_id` images are shown.
+   */
+  imageFetcher?: ImageFetcher;
   /** Told each response's end (terminal and stored when stored), e.g. to fetch what was deferred until a first answer. */
   onRunEnded?: (response: ResponseObject) => void;
 }
@@ -235,6 +242,7 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.providers ? { providers: await ProviderRegistry.open(options.providers, now) } : {}),
     embedders: new Map((options.embedders ?? []).map((e) => [e.info.id, e])),
     ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
+    ...(options.imageFetcher ? { imageFetcher: options.imageFetcher } : {}),
   };
   if (options.files) {
     state.files = createFilesState(options.files, { embedder: (id) => state.embedders.get(id) ?? state.providers?.embedder(id), now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });

@@ -36,6 +36,8 @@ export const Codes = {
   logprobsUnsupported: 'logprobs_unsupported',
   /** A reasoning item's `encrypted_content` was not sealed by this origin's key for this item (OpenAI's name). */
   invalidEncryptedContent: 'invalid_encrypted_content',
+  /** An `input_image`'s https: URL that the runtime would not or could not fetch (policy, HTTP error, size, not an image; OpenAI's name). */
+  invalidImageUrl: 'invalid_image_url',
   // Routing and lookups.
   unknownUrl: 'unknown_url',
   methodNotAllowed: 'method_not_allowed',

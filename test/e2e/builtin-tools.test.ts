@@ -279,6 +279,33 @@ describe('web_search', () => {
     expect(privateHost.requests).toEqual([]);
   });
 
+  test('an input_image URL on http:, or on a loopback host over https:, is a 400 naming the part; no host sees a request, the allowed one neither', async () => {
+    const ask = (imageUrl: string) =>
+      page.evaluate(async (url) => {
+        try {
+          await window.sdk!.responses.create({ model: 'test-scripted-vision', input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is it?' }, { type: 'input_image', image_url: url, detail: 'auto' }] }] } as never);
+          return null;
+        } catch (e) {
+          const { status, code, param, message } = e as { status: number; code: string; param: string; message: string };
+          return { status, code, param, message };
+        }
+      }, imageUrl);
+    const https = (origin: string) => origin.replace(/^http:/, 'https:');
+    const refusals = {
+      [`${privateHost.origin}/image-probe.png`]: { code: 'invalid_value', says: 'http: URLs are not accepted' },
+      [`${https(privateHost.origin)}/image-probe.png`]: { code: 'invalid_image_url', says: 'is a loopback address; images are fetched from public hosts only' },
+      // Allowed for the web tools (by host and port), never for an image a request names.
+      [`${https(web.origin)}/image-probe.png`]: { code: 'invalid_image_url', says: 'is a loopback address; images are fetched from public hosts only' },
+    };
+    for (const [url, { code, says }] of Object.entries(refusals)) {
+      const refused = await ask(url);
+      expect(refused, url).toMatchObject({ status: 400, code, param: 'input[0].content[1].image_url' });
+      expect(refused!.message).toContain(says);
+    }
+    expect(privateHost.requests).toEqual([]);
+    expect(web.requests.filter((r) => r.includes('image-probe'))).toEqual([]);
+  });
+
   test('never this app: open_page on /v1 fails without a request', async () => {
     const url = `${e2e.app.origin}/v1/models`;
     const r = await create({ input: script([call('open_page', { url }), 'Not allowed.']), tools: [{ type: 'web_search_preview' }] });

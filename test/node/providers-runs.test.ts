@@ -10,7 +10,8 @@ import type { CodeInterpreterPort } from '../../src/ports/tool-ports';
 import { piecesOf, startFakeUpstream, type FakeUpstream, type Piece } from '../fakes/fake-upstream';
 import { fakeMcp } from '../fakes/fake-mcp';
 import { closeAndCheck, script, type LocalClient } from '../support/local-client';
-import { addProvider, providerClient } from '../support/provider-client';
+import { addProvider, APP_ORIGIN, providerClient } from '../support/provider-client';
+import { createPolicyImageFetcher } from '../../src/tools/web/image-fetcher';
 
 let upstream: FakeUpstream;
 let local: LocalClient;
@@ -77,6 +78,19 @@ describe('a round as Chat Completions', () => {
     expect(response.output_text).toBe('Answer.');
     expect(response.usage?.output_tokens_details.reasoning_tokens).toBe(2);
     expect(posts()[0]!.body).toMatchObject({ reasoning_effort: 'low', messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: image } }] }] });
+  });
+
+  test('an https: image goes upstream as the data: URL the runtime fetched: the upstream never fetches a URL a request names', async () => {
+    const fetched: string[] = [];
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const fetch: typeof globalThis.fetch = async (input) => (fetched.push(String(input)), new Response(png, { headers: { 'content-type': 'image/png' } }));
+    await setup({}, { imageFetcher: createPolicyImageFetcher({ policy: { appOrigin: APP_ORIGIN }, fetch }) });
+    upstream.reply = () => ({ kind: 'chat', pieces: ['A dot.'] });
+    const url = 'https://images.example/dot.png';
+    await local.client.responses.create({ model: 'lab/tiny', input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is this?' }, { type: 'input_image', image_url: url, detail: 'auto' }] }] });
+    expect(fetched).toEqual([url]);
+    expect(posts()[0]!.body).toMatchObject({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }] }] });
+    expect(JSON.stringify(posts()[0]!.body)).not.toContain('images.example');
   });
 
   test('encrypted reasoning round-trips statelessly (store: false): the sealed item opens here and is not sent upstream', async () => {

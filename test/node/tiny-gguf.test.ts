@@ -1,11 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readF32Tensor, readGguf } from '../fixtures/gguf-reader';
 import { GGML_TYPE_F32, writeGguf } from '../fixtures/gguf-writer';
 import { TINY_GGUF_REPLY, TINY_LLAMA, makeTinyGguf, tinyGgufCount, tinySuccessors, tinyVocab } from '../fixtures/make-tiny-gguf';
+import { HAVE_STORIES, STORIES_ABSENT, STORIES_PATH } from '../fixtures/stories260k';
 
-const STORIES = fileURLToPath(new URL('../../../shared/models/stories260K.gguf', import.meta.url));
 
 describe('GGUF writer', () => {
   it('round-trips every value type, tensor infos and data, with aligned offsets', () => {
@@ -154,8 +153,8 @@ describe('the tiny llama GGUF', () => {
 });
 
 describe('the reader on a file llama.cpp wrote', () => {
-  it.skipIf(!existsSync(STORIES))('parses stories260K.gguf (skips when ../shared/models/stories260K.gguf is absent)', () => {
-    const bytes = new Uint8Array(readFileSync(STORIES));
+  it.skipIf(!HAVE_STORIES)(HAVE_STORIES ? 'parses stories260K.gguf' : `parses stories260K.gguf — skipped: ${STORIES_ABSENT}`, () => {
+    const bytes = new Uint8Array(readFileSync(STORIES_PATH));
     const parsed = readGguf(bytes);
     expect(parsed.version).toBe(3);
     expect(parsed.metadata.get('general.architecture')).toBe('llama');

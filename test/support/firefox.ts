@@ -7,7 +7,10 @@
  */
 import fs from 'node:fs';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { expect, inject } from 'vitest';
+import { WASM_FOUND_FINE } from '../../src/engine/wllama/errors';
 import { serveDist, type RuntimeSettings, type Served } from './browser';
+import { MAX_RETRIES_PER_RUN, recordRetry, retriesSoFar } from './firefox-retries';
 
 export const FIREFOX_PATH = process.env.FIREFOX_PATH || '/usr/bin/firefox-esr';
 export const HAVE_FIREFOX = fs.existsSync(FIREFOX_PATH);
@@ -135,13 +138,21 @@ export class NestedWorkerDeadlock extends Error {
 /**
  * The same deadlock one level down: the llama.cpp worker (itself created by the runtime
  * worker) stuck creating its thread pool; the runtime's own watchdog then fails the load
- * with this message (src/engine/wllama-errors.ts, `engineStartTimeout`).
+ * with this message (src/engine/wllama/errors.ts, `engineStartTimeout`), which says what a
+ * probe of the wasm found.
  */
 const ENGINE_DID_NOT_START = /The llama\.cpp WebAssembly engine did not start within \d+ s/;
 
-/** Throws {@link NestedWorkerDeadlock} when `message` is the app's report of that deadlock one level down. */
+/**
+ * For the app's report of a load that failed (`message`; nothing when it did not fail): the
+ * deadlock above only when the engine did not start and the probe found its wasm served and
+ * valid ({@link WASM_FOUND_FINE}) — nothing else to blame. A cause the probe found (the wasm
+ * missing, refused, not compilable) is the app's failure: thrown at once, whole, never retried.
+ */
 export function throwIfEngineStuck(message: string | null | undefined): void {
-  if (message && ENGINE_DID_NOT_START.test(message)) throw new NestedWorkerDeadlock(`the llama.cpp worker never started its threads (“${message.slice(0, 90)}…”)`);
+  if (!message || !ENGINE_DID_NOT_START.test(message)) return;
+  if (message.includes(WASM_FOUND_FINE)) throw new NestedWorkerDeadlock(`the llama.cpp worker never started its threads, its wasm being fine (“${message}”)`);
+  throw new Error(`The CPU engine did not start, and the app found why (not the driver's deadlock): ${message}`);
 }
 
 /**
@@ -173,33 +184,52 @@ export async function whileRuntimeAnswers<T>(page: Page, work: () => Promise<T>,
 
 /**
  * For a request that failed outright (the SDK's "Connection error.": the service worker lost
- * the runtime): the deadlock above when the runtime worker no longer answers within
- * `waitMs`, else the error itself — an app that answers and still failed is a real failure.
+ * the runtime): the deadlock above only when the runtime worker no longer answers within
+ * `waitMs` and nothing else is to blame — no page error (`errors`, from {@link pageErrors})
+ * and no load failure shown in the page. Otherwise the error itself, with what else was
+ * found: an app that answers and still failed, or that says why it stopped, failed for real.
  */
-export async function deadlockOr(page: Page, error: unknown, waitMs = 5_000): Promise<never> {
+export async function deadlockOr(page: Page, error: unknown, errors: readonly string[] = [], waitMs = 5_000): Promise<never> {
   const answers = await Promise.race([
     page.evaluate(async () => (await window.localRuntime!.fetch('/v1/models')).ok).catch(() => false),
     new Promise<false>((resolve) => setTimeout(() => resolve(false), waitMs)),
   ]);
-  if (!answers) throw new NestedWorkerDeadlock(`a request failed (${String(error).slice(0, 120)}) and the runtime worker no longer answers`);
-  throw error;
+  if (answers) throw error;
+  const shown = await Promise.race([
+    page.evaluate(() => document.querySelector('.load-card .load-failure')?.textContent ?? null).catch(() => null),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 2_000)),
+  ]);
+  const found = [...errors, ...(shown ? [`the page shows: ${shown}`] : [])];
+  if (found.length === 0) throw new NestedWorkerDeadlock(`a request failed (${String(error)}) and the runtime worker no longer answers`);
+  throw new Error(`A request failed (${String(error)}) and the runtime worker no longer answers, with a cause to look at (not the driver's deadlock): ${found.join('; ')}`, { cause: error });
 }
 
 /**
  * `run(0)`, then — only when it ended in {@link NestedWorkerDeadlock}, after `recover`, which
  * closes the stuck browser — again in a new Firefox, up to {@link DEADLOCK_ATTEMPTS} times in
- * all: the driver's deadlock, said loudly each time, never a failure of the app hidden by a
- * retry (any other error ends it at once). On 2 cores it struck one run in three, twice in a
- * row once: one retry was not enough for CI.
+ * all: the driver's deadlock, never a failure of the app hidden by a retry (any other error
+ * ends it at once). On 2 cores it struck one run in three, twice in a row once: one retry was
+ * not enough for CI. Every retry is written to the run's retry log and listed in its summary;
+ * past {@link MAX_RETRIES_PER_RUN} in the run the deadlock fails the test instead
+ * (./firefox-retries.ts).
  */
 export const DEADLOCK_ATTEMPTS = 3;
-export async function retryOnNestedWorkerDeadlock<T>(run: (attempt: number) => Promise<T>, recover: () => Promise<void>): Promise<T> {
+export async function retryOnNestedWorkerDeadlock<T>(run: (attempt: number) => Promise<T>, recover: () => Promise<void>, log: string | undefined = inject('firefoxRetryLog')): Promise<T> {
+  if (!log) throw new Error("No retry log: the e2e-firefox project's globalSetup (test/support/firefox-retries-setup.ts) did not run, and a retry that is not recorded is not allowed.");
+  const test = expect.getState().currentTestName ?? '(unnamed test)';
   for (let attempt = 0; ; attempt++) {
     try {
       return await run(attempt);
     } catch (error) {
-      if (!(error instanceof NestedWorkerDeadlock) || attempt + 1 >= DEADLOCK_ATTEMPTS) throw error;
-      console.warn(`[firefox e2e] ${error.message}: Firefox's remote agent deadlocked a nested worker creation (see NestedWorkerDeadlock); attempt ${attempt + 2} of ${DEADLOCK_ATTEMPTS} in a new Firefox.`);
+      if (!(error instanceof NestedWorkerDeadlock)) throw error;
+      const spent = retriesSoFar(log) >= MAX_RETRIES_PER_RUN;
+      const retried = !spent && attempt + 1 < DEADLOCK_ATTEMPTS;
+      recordRetry(log, { test, attempt: attempt + 1, reason: error.message, retried });
+      if (!retried) {
+        error.message += spent ? ` — not retried: this run already retried ${MAX_RETRIES_PER_RUN} times` : ` — after ${DEADLOCK_ATTEMPTS} attempts`;
+        throw error;
+      }
+      console.warn(`[firefox e2e] ${error.message}: Firefox's remote agent deadlocked a nested worker creation (see NestedWorkerDeadlock); attempt ${attempt + 2} of ${DEADLOCK_ATTEMPTS} in a new Firefox (recorded for the run's summary).`);
       await recover();
     }
   }

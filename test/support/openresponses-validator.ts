@@ -14,13 +14,14 @@
  *
  * If the document is missing, `specAvailable` is false and every function is a no-op;
  * tests that must not pass vacuously can `it.skipIf(!specAvailable)`. Under CI
- * (`process.env.CI` set) a missing document is an error at load instead.
+ * (`CI` set, as `.ci/run` does: ./ci-run.ts) a missing document is an error at load instead.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020';
+import { isCiRun } from './ci-run';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -63,12 +64,6 @@ function loadSpec(): JsonObject | null {
   }
   // A present but corrupt spec is a real failure, not a reason to skip checks.
   return JSON.parse(text) as JsonObject;
-}
-
-/** `CI` set to anything but '', 'false' or '0' (as CI services set it: `CI=true`). */
-function isCiRun(): boolean {
-  const ci = process.env.CI?.trim().toLowerCase();
-  return !!ci && ci !== 'false' && ci !== '0';
 }
 
 const spec = loadSpec();

@@ -7,6 +7,7 @@ import { providerConnector } from '../../src/engine/remote';
 import type { ProviderOptions } from '../../src/protocol/runtime-options';
 import type { ToolPorts } from '../../src/ports/tool-ports';
 import type { ProviderStore } from '../../src/ports/providers';
+import type { ImageFetcher } from '../../src/ports/image-fetcher';
 import { localClient, type LocalClient, type LocalClientOptions } from './local-client';
 
 export const APP_ORIGIN = 'http://local.test';
@@ -21,6 +22,8 @@ export interface ProviderClientOptions {
   dbName?: string;
   /** Files and vector stores (see LocalClientOptions.files). */
   files?: LocalClientOptions['files'];
+  /** Fetches the https: images requests name (ports/image-fetcher.ts). */
+  imageFetcher?: ImageFetcher;
 }
 
 export function providerClient(options: ProviderClientOptions = {}): Promise<LocalClient> {
@@ -39,6 +42,7 @@ export function providerClient(options: ProviderClientOptions = {}): Promise<Loc
         ...(options.store ? { store: options.store } : {}),
         ...(options.initial ? { initial: options.initial } : {}),
       },
+      ...(options.imageFetcher ? { imageFetcher: options.imageFetcher } : {}),
     },
   });
 }

@@ -74,7 +74,8 @@ export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boo
 
 /**
  * A user turn with images, as web-llm's vision models take it: one text part (web-llm allows
- * no more), then an `image_url` part per image (`data:image/…` or `http(s):`; no `detail`,
+ * no more), then an `image_url` part per image (a `data:` URL: the server fetches any other
+ * itself, under its URL policy, so web-llm never does; no `detail`,
  * which web-llm refuses).
  */
 function withImages(text: string, images: readonly string[]): Array<{ type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } }> {

@@ -6,6 +6,7 @@ import { STORIES_MODEL_ID, TINY_LLAMA_MODEL_ID } from './gguf-catalog';
 import { LLAMA, MIRROR, QWEN, WASM, collect, rejection, request, setup, signal } from '../../../test/support/wllama-engine-harness';
 import type { WllamaGeneration } from './generation';
 import { cpuEngineUnsupported } from '../wasm-support';
+import { WASM_FOUND_FINE } from './errors';
 
 const loadWith = (script: FakeLoadScript, completions: FakeCompletionScript[] = []) => new FakeWllama(script, completions);
 
@@ -128,9 +129,19 @@ describe('WllamaEngine: loading', () => {
     expect(err.data.code).toBe('model_load_failed');
     expect(err.message).toContain(`did not start within 0 s`);
     expect(err.message).toContain(`${WASM} answered HTTP 404`);
-    expect(fetch).toHaveBeenCalledWith(WASM, { method: 'HEAD' });
+    expect(fetch).toHaveBeenCalledWith(WASM);
     expect(hung.exited).toBe(true);
     expect(engine.loadedModel()).toBeNull();
+  });
+
+  it.each([
+    ['a page that is not wasm', () => new Response('<html>not found</html>', { headers: { 'content-type': 'text/html' } }), `${WASM} is not a WebAssembly module this browser can compile (22 bytes)`],
+    ['a valid wasm: the worker itself did not come up', () => new Response(Uint8Array.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]), { headers: { 'content-type': 'application/wasm' } }), `${WASM} ${WASM_FOUND_FINE}`],
+    ['no answer', () => Promise.reject(new TypeError('Failed to fetch')), `${WASM} could not be fetched (Failed to fetch)`],
+  ])('a start timeout says what the probe found: %s', async (_what, answer, says) => {
+    const { engine } = setup({ fakes: [loadWith({ hang: true })], engine: { loadTimeoutMs: 30, fetch: vi.fn(async () => answer()) } });
+    const err = await rejection(engine.ensureLoaded(QWEN, signal()));
+    expect(err.message).toContain(says);
   });
 
   it('times out a download that stops sending data', async () => {

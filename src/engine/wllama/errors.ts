@@ -64,10 +64,17 @@ export function notAGgufModel(model: string, url: string): ApiError {
   );
 }
 
-/** The wasm engine did not come up within the load timeout. `wasmProblem` says what a probe of the wasm URL found. */
+/**
+ * How `engineStartTimeout` says that a probe of the wasm found nothing wrong with it: the
+ * engine's worker itself did not come up. (The Firefox e2e tests tell the test driver's
+ * nested-worker deadlock by it from a real cause: test/support/firefox.ts.)
+ */
+export const WASM_FOUND_FINE = 'is served and valid, so the engine’s worker itself did not come up';
+
+/** The wasm engine did not come up within the load timeout. `wasmProblem` says what a probe of the wasm URL found (null: nothing). */
 export function engineStartTimeout(model: string, wasmUrl: string, timeoutMs: number, wasmProblem: string | null): ApiError {
   const seconds = Math.round(timeoutMs / 1000);
-  const cause = wasmProblem ? `${wasmUrl} ${wasmProblem}` : `its WebAssembly module ${wasmUrl} may be missing, blocked or failing to compile`;
+  const cause = wasmProblem ? `${wasmUrl} ${wasmProblem}` : `its WebAssembly module ${wasmUrl} ${WASM_FOUND_FINE} (blocked, out of memory, or stuck starting its threads)`;
   return serverError(
     `The llama.cpp WebAssembly engine did not start within ${seconds} s while loading ${model}: ${cause}. ` +
       'Check that wllama.wasm is served at that URL (from the same @wllama/wllama release as the code), then retry.',

@@ -17,9 +17,14 @@ function partsText(parts: ReadonlyArray<{ type: string; text?: string }>): strin
     .join('\n');
 }
 
-/** The image URLs among content parts (a request to a local model that cannot see them was refused earlier: image-inputs.ts; an upstream is sent them). */
+/**
+ * The images among content parts (a request to a local model that cannot see them was refused
+ * earlier: image-inputs.ts; an upstream is sent them). Only `data:` URLs: the request stage
+ * turned every image a model is shown into one (image-urls.ts), and an engine handed any other
+ * URL would fetch it itself, unchecked — so one that reaches here unresolved is left out.
+ */
 function imagesOf(parts: ReadonlyArray<{ type: string; image_url?: string | null }>): { images?: string[] } {
-  const images = parts.flatMap((p) => (p.type === 'input_image' && p.image_url ? [p.image_url] : []));
+  const images = parts.flatMap((p) => (p.type === 'input_image' && p.image_url && /^data:/i.test(p.image_url) ? [p.image_url] : []));
   return images.length ? { images } : {};
 }
 

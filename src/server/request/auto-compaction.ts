@@ -28,6 +28,8 @@ interface Prepared {
   request: CreateResponseRequest;
   model: ServedModel;
   window: StoredItem[];
+  /** `window` as the model is shown it, item for item (files as text, images as data: URLs). */
+  shown: StoredItem[];
   /** The whole window's prompt in the model's tokens, before any truncation. */
   untruncatedTokens: number;
   planFor(conversation: readonly ConversationItem[]): RunPlan;
@@ -42,7 +44,7 @@ export function compactionThreshold(request: CreateResponseRequest, contextWindo
 
 /** The request's plan after compacting its older items, or null when it need not (or cannot) compact. */
 export async function autoCompact(state: ServerState, prepared: Prepared, signal: AbortSignal): Promise<AutoCompacted | null> {
-  const { request, model, window, untruncatedTokens, planFor } = prepared;
+  const { request, model, window, shown, untruncatedTokens, planFor } = prepared;
   const threshold = compactionThreshold(request, model.info.context_window);
   if (threshold === null) return null;
   const open = (item: Compaction) => state.compactions.open(item.encrypted_content, 'input');
@@ -55,9 +57,9 @@ export async function autoCompact(state: ServerState, prepared: Prepared, signal
   // Nothing but instructions and an earlier summary before the newest turn: compacting again gains nothing.
   if (!older.some((item) => item.type !== 'compaction' && !(item.type === 'message' && item.role !== 'user' && item.role !== 'assistant'))) return null;
 
-  const covered = await windowConversation(older, state.tools, open);
+  const covered = await windowConversation(shown.slice(0, start), state.tools, open);
   const { summary, usage } = await withEngine(model, signal, () => summarize(model, covered, signal));
   const item = await compactionItem(state, summary, window.length - start);
-  const plan = planFor(await windowConversation([...window, item], state.tools, open));
+  const plan = planFor(await windowConversation([...shown, item], state.tools, open));
   return { plan: { ...plan, compaction: { item, usage } }, promptTokens: await count(plan) };
 }

@@ -9,6 +9,7 @@
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
+import { bytesToDataUrl } from '../../shared/data-url';
 import type { FilesState } from '../files/files-state';
 import type { ServedModel } from '../state/server-state';
 
@@ -86,8 +87,5 @@ async function imageDataUrl(files: FilesState | undefined, fileId: string, param
     if (param === null) return null;
     throw invalidRequest(`The file ${fileId} (${file.filename}) is not an image (${type || 'unknown type'}): an input_image's file must be one.`, param, Codes.invalidValue);
   }
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return `data:${type};base64,${btoa(binary)}`;
+  return bytesToDataUrl(new Uint8Array(await blob.arrayBuffer()), type);
 }

@@ -15,6 +15,7 @@ import { resolveModel, type ServedModel, type ServerState } from '../state/serve
 import { checkToolChoice } from './tool-choice';
 import { checkToolGrammars } from './tool-grammars';
 import { checkImageInputs, withImageFiles } from './image-inputs';
+import { withFetchedImages } from './image-urls';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
 import { windowConversation } from './compaction-window';
@@ -36,6 +37,8 @@ export interface PreparedRequest {
   untruncatedTokens: number;
   /** History and new input as stored items, oldest first (what a compaction covers). */
   window: StoredItem[];
+  /** `window` as the model is shown it, item for item: files as their text, images as data: URLs. */
+  shown: StoredItem[];
   /** Plans the run for another rendering of the conversation (after compaction). */
   planFor(conversation: readonly ConversationItem[]): RunPlan;
 }
@@ -76,8 +79,11 @@ export async function prepareRequest(
   const window = [...history, ...input];
   // Files in messages are shown as their text (the stored items keep the parts as sent).
   const withTexts = await withFileTexts(state.files, window, input.length, signal);
-  // Images named by file_id are shown as their bytes (data: URLs) to a model that sees.
-  const shown = model.info.input_modalities?.includes('image') ? await withImageFiles(state.files, withTexts, input.length) : withTexts;
+  // Images named by file_id or https: URL are shown as their bytes (data: URLs) to a model
+  // that sees: the runtime fetches a URL under its policy, an engine never does (image-urls.ts).
+  const shown = model.info.input_modalities?.includes('image')
+    ? await withFetchedImages(state.imageFetcher, await withImageFiles(state.files, withTexts, input.length), input.length, signal)
+    : withTexts;
   const conversation = await windowConversation(shown, state.tools, (item) => state.compactions.open(item.encrypted_content, 'input'));
 
   // Plan (and render) once; reject an over-long input before anything is stored or streamed.
@@ -102,7 +108,7 @@ export async function prepareRequest(
     plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
     promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   }
-  return { request, model, input, window, planFor, plan, promptTokens, untruncatedTokens };
+  return { request, model, input, window, shown, planFor, plan, promptTokens, untruncatedTokens };
 }
 
 /** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */

@@ -16,6 +16,7 @@ import type { CompactionSealer } from '../sealing/compaction-sealer';
 import type { ProviderRegistry } from './provider-registry';
 import type { Embedder } from '../../ports/embedder';
 import type { FilesState } from '../files/files-state';
+import type { ImageFetcher } from '../../ports/image-fetcher';
 
 export interface ServedModel {
   info: ModelInfo;
@@ -56,6 +57,8 @@ export interface ServerState {
   embedders: ReadonlyMap<string, Embedder>;
   /** Files, vector stores and file search; absent in a runtime without a file store. */
   files?: FilesState;
+  /** Fetches the https: images a request names (ports/image-fetcher.ts); absent: such images are a 400. */
+  imageFetcher?: ImageFetcher;
   /** Told each response's end (see `ResponsesServerOptions.onRunEnded`). */
   onRunEnded?: (response: ResponseObject) => void;
 }

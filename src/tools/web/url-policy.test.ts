@@ -84,11 +84,40 @@ describe('checkUrl', () => {
     expect(checkUrl('file:///etc/passwd', open).ok).toBe(false);
   });
 
-  test('allowHosts opens exactly the hosts named', () => {
+  test('allowHosts opens exactly the servers named: host and port', () => {
     const some = { ...policy, allowHosts: ['127.0.0.1:8888', 'searx.lan'] };
     expect(checkUrl('http://127.0.0.1:8888/search', some).ok).toBe(true);
     expect(checkUrl('http://127.0.0.1:8889/search', some).ok).toBe(false);
+    expect(checkUrl('http://127.0.0.1/search', some).ok).toBe(false);
     expect(checkUrl('http://searx.lan/search', some).ok).toBe(true);
+    expect(checkUrl('https://searx.lan/search', some).ok).toBe(true);
     expect(checkUrl('http://other.lan/', some).ok).toBe(false);
+  });
+
+  test.each([
+    // A host named without a port is that host at the scheme's default port, no other.
+    [['searx.lan'], 'http://searx.lan:22/', false],
+    [['searx.lan'], 'http://searx.lan:8888/', false],
+    [['searx.lan'], 'https://searx.lan:80/', false],
+    [['searx.lan:80'], 'http://searx.lan/', true],
+    [['searx.lan:443'], 'https://searx.lan/', true],
+    [['searx.lan:443'], 'http://searx.lan/', false],
+    [['localhost:8888'], 'http://localhost:8888/', true],
+    [['localhost:8888'], 'http://localhost/', false],
+    [['localhost:8888'], 'http://localhost:8080/', false],
+    [['localhost:8888'], 'http://127.0.0.1:8888/', false],
+    // Spelled as the URL parser spells it: case, short IPv4 forms and IPv6 brackets.
+    [['LOCALHOST:8888'], 'http://localhost:8888/', true],
+    [['127.1:8888'], 'http://127.0.0.1:8888/', true],
+    [['[::1]:8888'], 'http://[::1]:8888/', true],
+    [['[::1]:8888'], 'http://[::1]:8889/', false],
+    // Entries that are not a host never match.
+    [['localhost:8888/x'], 'http://localhost:8888/', false],
+    [['user@localhost:8888'], 'http://localhost:8888/', false],
+    [[''], 'http://localhost/', false],
+    [['::1'], 'http://[::1]/', false],
+  ])('allowHosts %j → %s allowed: %s', (allowHosts, url, ok) => {
+    const verdict = checkUrl(url, { ...policy, allowHosts });
+    expect(verdict.ok, verdict.ok ? '' : verdict.reason).toBe(ok);
   });
 });

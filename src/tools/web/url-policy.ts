@@ -18,7 +18,11 @@ export interface UrlPolicy {
   appOrigin: string;
   /** Allow localhost and private-network addresses (tests, self-hosted SearXNG). Default false. */
   allowPrivateNetwork?: boolean;
-  /** Hosts (`host` or `host:port`) allowed even though they are private. */
+  /**
+   * Hosts allowed even though they are private, each `host:port` (one server) or `host` (that
+   * host at the scheme's default port, 80 or 443). An entry opens that port only: allowing a
+   * SearXNG at `localhost:8888` leaves every other port of `localhost` closed.
+   */
   allowHosts?: readonly string[];
 }
 
@@ -39,8 +43,31 @@ export function checkUrl(raw: string, policy: UrlPolicy): UrlVerdict {
   if (url.origin === new URL(policy.appOrigin).origin) {
     return { ok: false, reason: 'this app’s own origin is never fetched by the web tools' };
   }
-  const allowed = policy.allowHosts?.some((h) => h.toLowerCase() === url.host || h.toLowerCase() === url.hostname);
+  const allowed = policy.allowHosts?.some((entry) => sameServer(entry, url));
   if (policy.allowPrivateNetwork || allowed) return { ok: true, url };
   const why = privateHost(url.hostname);
   return why ? { ok: false, reason: `${url.host} is ${why}; private-network addresses are not fetched unless allowed` } : { ok: true, url };
+}
+
+/** The port a URL reaches: its own, else its scheme's default. */
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' ? '443' : '80');
+}
+
+/**
+ * Whether an `allowHosts` entry names the server `url` reaches: the same host, as the URL
+ * parser writes it (so `LOCALHOST`, `127.1` and `127.0.0.1` are one host), and the same port
+ * (an entry without one: the scheme's default). An entry that is not a host is no match.
+ */
+function sameServer(entry: string, url: URL): boolean {
+  const trimmed = entry.trim();
+  if (!trimmed || /[/?#@\\]/.test(trimmed)) return false;
+  let parsed: URL;
+  try {
+    parsed = new URL(`${url.protocol}//${trimmed}`);
+  } catch {
+    return false;
+  }
+  // `host:80` given for http (or `:443` for https) is parsed to no port: it is the default one.
+  return parsed.hostname === url.hostname && portOf(parsed) === portOf(url);
 }

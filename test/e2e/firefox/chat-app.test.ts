@@ -4,6 +4,8 @@
  * reading the answer, a Python call from the chat, the chat again after a reload, and the
  * app reloaded with its server gone (offline, from the service worker's precache).
  * One profile for the file: the tests run in order and build on each other.
+ * What Firefox cannot do here (run a GPU model, install the app on a computer) has no test
+ * of its own: the tests check what the app says about it instead.
  */
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -40,8 +42,6 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped
     });
     if (process.platform === 'linux') expect(why).toContain('Firefox on Linux does not provide WebGPU yet');
   });
-
-  test.skip('running a GPU model — skipped: Firefox has no WebGPU on Linux (the app says so, above, and offers the CPU models)', () => {});
 
   test('the models dialog lists the GPU models as needing a GPU, and the scripted model is chosen there', async () => {
     await page.click('button.model-button');
@@ -94,8 +94,6 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the chat app' : `skipped
     expect(await textOf(page, `${card} .tool-status`)).toBe('Ran');
     expect(await lastAnswerText(page)).toBe('The answer is 42.');
   });
-
-  test.skip('installing the app — skipped: Firefox offers no install on a computer (Settings says so, above, and what to do instead)', () => {});
 
   test('reload: the chat is in the sidebar and opens with its turns', async () => {
     await page.reload();
