@@ -18,7 +18,7 @@ import { keepOfflineFiles, type OfflineFilesWatch } from './offline-files';
 
 export interface StartLocalRuntimeOptions {
   /**
-   * Register the `test-scripted` model (a scripted model for your tests; see the README) in
+   * Register the `test-scripted` model (a scripted model for your tests; see docs/models.md) in
    * the runtime this tab may start. Only ever from code: no URL switches it on.
    */
   testModels?: boolean;
@@ -64,7 +64,7 @@ export interface StartLocalRuntimeOptions {
    * Remote providers whose models the runtime this tab may start serves too, e.g.
    * `[{ id: 'lab', baseUrl: 'http://127.0.0.1:8080/v1' }]`: `/v1/models` lists them as
    * `lab/<model>`. Held in the runtime's memory (keys included; nothing is stored); the app's
-   * Settings → Providers and `POST /v1/local/providers` add stored ones. See the README.
+   * Settings → Providers and `POST /v1/local/providers` add stored ones. See docs/providers.md.
    */
   providers?: ProviderOptions[];
   /**
