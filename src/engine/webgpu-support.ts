@@ -79,7 +79,7 @@ function currentEnvironment(): WebGpuEnvironment {
 
 /**
  * Said to a visitor: what they can change in their own browser. Developer switches (browser
- * flags, headless runs) are for the README, never for a person who opened the app.
+ * flags, headless runs) are for docs/models.md, never for a person who opened the app.
  */
 const NO_ADAPTER_HELP =
   'The GPU may be blocked for this graphics driver, or hardware acceleration turned off in the browser settings ' +

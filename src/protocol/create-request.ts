@@ -51,7 +51,7 @@ export const CodeInterpreterTool = z.strictObject({
   type: z.literal('code_interpreter'),
   container: z.union([
     z.string().min(1),
-    z.strictObject({ type: z.literal('auto'), file_ids: z.array(z.string()).max(0, { message: 'File uploads are not supported by the local runtime.' }).optional(), memory_limit: unsupported('A browser cannot limit a Python worker’s memory; see the code interpreter’s limits in the README.') }),
+    z.strictObject({ type: z.literal('auto'), file_ids: z.array(z.string()).max(0, { message: 'File uploads are not supported by the local runtime.' }).optional(), memory_limit: unsupported('A browser cannot limit a Python worker’s memory; see the code interpreter’s limits in docs/tools.md.') }),
   ]),
 });
 export type CodeInterpreterTool = z.infer<typeof CodeInterpreterTool>;

@@ -3,7 +3,7 @@
  * whatever passes validation can be stored and read back: a value nested a thousand levels
  * deep parses fine, but structured clone (IndexedDB), JSON.stringify and recursive schemas
  * overflow the stack on it — so the depth is measured here iteratively, never recursively.
- * The numbers are documented in README.md ("Limits").
+ * The numbers are documented in docs/api.md ("Limits").
  */
 import { ApiError, invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';

@@ -4,7 +4,8 @@
  * regenerate, reasoning and a Python tool call, the chat continued from code by its
  * conversation id (the real openai SDK in the page) and shown after a reload, the sidebar
  * (conversations) across a reload, rename and delete (the stored responses too), the "Use
- * from your code" check, and screenshots of each screen.
+ * from your code" check, and screenshots of each screen (with `UPDATE_SCREENSHOTS=1`, also the
+ * README's `docs/images/chat.png`).
  * One browser profile for the file: the tests run in order and build on each other.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,7 +13,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startE2E, waitForRuntime } from '../support/browser';
 import { serveFixtureWeb } from '../support/fixture-web';
-import { DESKTOP, lastTurn, openChat, PHONE, poll, screenshot, script, send, settingsSaved, waitForAnswer } from './app-support';
+import { DESKTOP, docsScreenshot, lastTurn, openChat, PHONE, poll, screenshot, script, send, settingsSaved, waitForAnswer } from './app-support';
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let context: BrowserContext;
@@ -166,6 +167,7 @@ test('reasoning is collapsed under the answer; a scripted python call renders as
   expect(await card.locator('.tool-status').innerText()).toBe('Ran');
   expect(await answer.locator('.markdown').last().innerText()).toBe('The answer is 42.');
   await screenshot(page, 'desktop-chat-tools');
+  await docsScreenshot(page, 'chat');
 });
 
 test('"Use from your code": the snippet targets this origin and the live check runs it', async () => {

@@ -7,6 +7,8 @@ import { waitForRuntime } from '../support/browser';
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
+const DOCS_IMAGES = fileURLToPath(new URL('../../docs/images/', import.meta.url));
+
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
@@ -15,6 +17,16 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   // No blinking caret or pulsing dots in the pictures.
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, animations: 'disabled', caret: 'hide' });
+}
+
+/**
+ * With `UPDATE_SCREENSHOTS=1`, also saves the page as `docs/images/<name>.png`, the picture
+ * the README shows: made by the suite, so it is always the real app. Without it, nothing.
+ */
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.UPDATE_SCREENSHOTS !== '1') return;
+  await mkdir(DOCS_IMAGES, { recursive: true });
+  await page.screenshot({ path: `${DOCS_IMAGES}${name}.png`, animations: 'disabled', caret: 'hide' });
 }
 
 /**

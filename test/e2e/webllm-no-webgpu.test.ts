@@ -26,7 +26,7 @@ test('status says why no model can run: no adapter, with what to do', async () =
   const status = await page.evaluate(async () => (await fetch('/v1/local/status')).json());
   expect(status.gpu).toMatchObject({ usable: false, shaderF16: false, cause: 'no_adapter' });
   expect(status.gpu.reason).toContain('no GPU adapter is available');
-  // Said to a visitor: what they can change, never a browser flag (those are in the README).
+  // Said to a visitor: what they can change, never a browser flag (those are in docs/models.md).
   expect(status.gpu.reason).toContain('hardware acceleration');
   expect(status.gpu.reason).not.toMatch(/--enable|chrome:\/\/|headless/);
   // The catalog is still listed (the UI shows it, disabled, with the reason).

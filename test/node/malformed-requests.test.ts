@@ -77,7 +77,7 @@ const cases: Case[] = [
   { name: 'conversation object with extra keys', body: { ...ok, conversation: { id: 'conv_1', x: 1 } }, status: 400, code: 'unknown_parameter' },
   { name: 'json_schema format without schema', body: { ...ok, text: { format: { type: 'json_schema', name: 'x' } } }, status: 400, param: 'text.format.schema' },
   { name: 'prompt longer than the context window', body: { model: 'test-scripted', input: 'x'.repeat(140_000) }, status: 400, param: 'input', code: 'context_length_exceeded' },
-  // Limits (README "Limits"): nested too deep, too many tools, too big; each names the parameter.
+  // Limits (docs/api.md "Limits"): nested too deep, too many tools, too big; each names the parameter.
   { name: 'json_schema nested 1,265 levels', raw: { body: withSchema(deepSchema(1265)) }, status: 400, param: 'text.format.schema', code: 'nesting_above_max_depth', message: /at most 64 levels/ },
   { name: 'json_schema nested 10,000 levels', raw: { body: withSchema(deepSchema(10_000)) }, status: 400, param: 'text.format.schema', code: 'nesting_above_max_depth' },
   { name: 'function parameters nested 10,000 levels', raw: { body: `{"model":"test-scripted","input":"hi","tools":[{"type":"function","name":"f","parameters":${deepSchema(10_000)}}]}` }, status: 400, param: 'tools[0].parameters', code: 'nesting_above_max_depth' },

@@ -8,7 +8,7 @@
  * `--chat-template chatml`) when present, or `LLAMA_SERVER_MODEL`; else the tiny llama the
  * tests generate (test/fixtures/make-tiny-gguf.ts), also with ChatML. Started on a random
  * free port of 127.0.0.1, reachable from the app's origin by CORS (llama.cpp reflects any
- * origin by default; with a key, `--cors-headers "Authorization, Content-Type"` as the README
+ * origin by default; with a key, `--cors-headers "Authorization, Content-Type"` as docs/providers.md
  * tells users).
  */
 import { spawn, type ChildProcess } from 'node:child_process';

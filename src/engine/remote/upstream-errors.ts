@@ -28,7 +28,7 @@ export function redact(text: string, key: string | undefined): string {
   return out.length > MAX_QUOTED ? `${out.slice(0, MAX_QUOTED)}…` : out;
 }
 
-/** How to let this origin in, server by server (the README's provider section says the same). */
+/** How to let this origin in, server by server (docs/providers.md says the same). */
 export function corsAdvice(origin: string): string {
   return (
     `To allow ${origin}: llama.cpp allows every origin by default (\`llama-server --cors-origins ${origin}\` to name it; with --api-key also \`--cors-headers "Authorization, Content-Type"\`); ` +
