@@ -25,7 +25,7 @@ import { openIdbProviderStore } from '../store/idb-provider-store';
 import { providerConnector } from '../engine/remote';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
-import { createPolicyImageFetcher } from '../tools/web/image-fetcher';
+import { createPolicyImageFetcher } from '../tools/web';
 import type { ResponseObject } from '../protocol/response-object';
 
 /** The runtime's start options (whole, as the worker got them) and what only the worker's host can give. */

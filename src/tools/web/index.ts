@@ -7,6 +7,7 @@ import type { RuntimeToolsOptions } from '../../protocol/runtime-options';
 import { onFirstUse } from '../on-first-use';
 
 export { webSearchTool } from './web-search-tool';
+export { createPolicyImageFetcher } from './image-fetcher';
 
 /** Web search unless turned off (`webSearch: false`); `appOrigin` is never fetched. */
 export function webSearchPort(options: RuntimeToolsOptions, appOrigin: string): WebSearchPort | undefined {
