@@ -34,6 +34,8 @@ export interface RuntimeStartOptions {
   cpu?: CpuEngineOptions;
   /** Remote providers whose models this runtime serves too (kept in memory, keys included; see ProviderOptions). */
   providers?: ProviderOptions[];
+  /** Routes: one model name over a model of this device and a provider's (kept in memory; see RouteOptions). */
+  routes?: RouteOptions[];
   /** File search: the embedding model new vector stores use (default none: keyword search). */
   fileSearch?: FileSearchOptions;
 }
@@ -60,6 +62,24 @@ export interface ProviderOptions {
   contextWindow?: number;
   /** Responses it runs at once; default 4. */
   concurrency?: number;
+}
+
+/**
+ * A route given in code (`startLocalRuntime({ routes })`): one model name that runs on this
+ * device's `local` model when it can take the request and on the provider's `remote` model
+ * otherwise (`prefer: "remote"`: on the provider, and on the device when the provider cannot
+ * be reached). Held in the runtime's memory; `/v1/local/routes` shows it with
+ * `source: "startup"`. The same fields as `POST /v1/local/routes`.
+ */
+export interface RouteOptions {
+  /** 1–64 of `[A-Za-z0-9._:-]`: the name used as `model`. */
+  id: string;
+  /** A model of this device (`/v1/models` lists it without a provider prefix). */
+  local: string;
+  /** A provider's model, `<provider id>/<upstream model id>` (a provider given in `providers`, or a stored one). */
+  remote: string;
+  /** Default `local`. */
+  prefer?: 'local' | 'remote';
 }
 
 /** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */

@@ -36,6 +36,14 @@ export class RuntimeModelManager implements ModelManager {
     return this.owner(id).deleteCached(id);
   }
 
+  async onDevice(id: string): Promise<boolean> {
+    const owner = this.engines.find((e) => e.has(id));
+    // Served by an engine without downloads (the scripted test model).
+    if (!owner) return true;
+    if (owner.loaded() === id) return true;
+    return (await owner.models()).some((m) => m.id === id && m.cached);
+  }
+
   private owner(id: string): EngineModels {
     const owner = this.engines.find((e) => e.has(id));
     // Served by an engine without downloads (the scripted test model), or not served at all.

@@ -15,6 +15,7 @@ import { checkToolOutputs } from './chain-history';
 import { compactionItem, summarize, withEngine, type CompactionUsage } from './compaction';
 import { windowConversation } from './compaction-window';
 import { readRequestContext } from './request-context';
+import { compactionModel } from './route-decision';
 
 /** At most this many user messages are considered for keeping (each costs a count). */
 const MAX_KEPT = 32;
@@ -45,7 +46,7 @@ async function keptUserMessages(model: ServedModel, window: StoredItem[]): Promi
 
 /** The compacted window the request names, and what writing its summary cost. */
 export async function compactWindow(state: ServerState, request: CompactRequest, signal: AbortSignal): Promise<{ output: StoredItem[]; usage: CompactionUsage }> {
-  const model = await resolveModel(state, request.model);
+  const model = await resolveModel(state, await compactionModel(state, request.model));
   const window = await windowOf(state, request);
   const kept = await keptUserMessages(model, window);
   const covered = await windowConversation(window, (item) => state.compactions.open(item.encrypted_content, 'input'));
