@@ -4,7 +4,7 @@ import { whenLockReleased } from '../transport/lifetime-lock';
 import type { RuntimeLink } from '../transport/port-fetch';
 import { RUNTIME_PORT_MESSAGE, type RuntimePortMessage } from '../transport/sw-messages';
 import { prepareRuntimeTools } from '../tools/page-tools';
-import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, RouteOptions, ToolsConfig } from '../protocol/runtime-options';
 import { requestPersist } from './request-persist';
 
 export interface RuntimeHostOptions {
@@ -21,6 +21,8 @@ export interface RuntimeHostOptions {
   cpu?: CpuEngineOptions;
   /** Remote providers (see `StartLocalRuntimeOptions.providers`). */
   providers?: ProviderOptions[];
+  /** Routes (see `StartLocalRuntimeOptions.routes`). */
+  routes?: RouteOptions[];
   /** File search (see `StartLocalRuntimeOptions.fileSearch`). */
   fileSearch?: FileSearchOptions;
   createWorker: () => Worker;
@@ -58,6 +60,7 @@ export class RuntimeHost {
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
           ...(options.providers ? { providers: options.providers } : {}),
+          ...(options.routes ? { routes: options.routes } : {}),
           ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
         },
         tools.transfer,

@@ -4,7 +4,7 @@ import { LEADER_LOCK, newLockName, PEER_LOCK_PREFIX } from '../transport/lock-na
 import { isPortWanted } from '../transport/sw-messages';
 import type * as Comlink from 'comlink';
 import { resolveModelBase, storedModelBase } from './model-base';
-import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, ToolsConfig } from '../protocol/runtime-options';
+import type { CpuEngineAssets, CpuEngineOptions, FileSearchOptions, ProviderOptions, RetentionPolicy, RouteOptions, ToolsConfig } from '../protocol/runtime-options';
 import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
@@ -67,6 +67,13 @@ export interface StartLocalRuntimeOptions {
    * Settings → Providers and `POST /v1/local/providers` add stored ones. See the README.
    */
   providers?: ProviderOptions[];
+  /**
+   * Routes: one model name that runs on this device's model when it can take the request and
+   * on a provider's otherwise (or the other way round with `prefer: 'remote'`), e.g.
+   * `[{ id: 'auto', local: 'qwen3-1.7b', remote: 'lab/qwen3-32b' }]`. Held in the runtime's
+   * memory; Settings → Providers and `POST /v1/local/routes` add stored ones.
+   */
+  routes?: RouteOptions[];
   /**
    * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
    * search (an id `/v1/models` lists with `type: "embedding"`, or a provider's model,
@@ -154,6 +161,7 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
       ...(retention ? { retention } : {}),
       ...(cpu ? { cpu } : {}),
       ...(options.providers ? { providers: options.providers } : {}),
+      ...(options.routes ? { routes: options.routes } : {}),
       ...(fileSearch ? { fileSearch } : {}),
       createWorker: options.createWorker ?? runtimeWorkerFactory(options.assetBase),
       peerLock,

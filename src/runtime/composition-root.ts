@@ -15,13 +15,14 @@ import { RuntimeModelManager } from './runtime-model-manager';
 import { sleep } from '../shared/abort';
 import { openIdbStore } from '../store/idb-store';
 import { openIdbKeyStore } from '../store/key-store';
-import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type ProviderOptions, type RetentionPolicy, type RuntimeToolsOptions } from '../protocol/runtime-options';
+import { DEFAULT_RETENTION, type CpuEngineAssets, type CpuEngineOptions, type FileSearchOptions, type ProviderOptions, type RetentionPolicy, type RouteOptions, type RuntimeToolsOptions } from '../protocol/runtime-options';
 import { openIdbFileStore } from '../store/idb-file-store';
 import { createWorkerExtractor } from '../tools/file-search/worker-extractor';
 import { lazyMinisearchIndexes } from '../tools/file-search/lazy-indexes';
 import { TestEmbedder } from '../engine/test-embedder';
 import type { Embedder } from '../ports/embedder';
 import { openIdbProviderStore } from '../store/idb-provider-store';
+import { openIdbRouteStore } from '../store/idb-route-store';
 import { providerConnector } from '../engine/remote';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
@@ -49,6 +50,8 @@ export interface LocalServerOptions {
   cpu?: CpuEngineOptions;
   /** Remote providers given in code (held in memory); more are added through `/v1/local/providers`. */
   providers?: ProviderOptions[];
+  /** Routes given in code (held in memory); more are added through `/v1/local/routes`. */
+  routes?: RouteOptions[];
   /** File search: the embedding model new vector stores use. */
   fileSearch?: FileSearchOptions;
   /** Told when a response has completed (or ended `incomplete`): an answer was given. */
@@ -72,6 +75,8 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // app on web-llm alone never loads it; meanwhile too, not after (its catalog lists its
   // models; llama.cpp itself is imported when a model is loaded). Its models are
   // `recommended` when WebGPU is not usable.
+  // Routes' settings: opened beside the other stores (one database, each its own connection).
+  const routeStore = openIdbRouteStore(options.dbName ? { name: options.dbName } : {});
   const [store, keys, gpu, cpu, fileStore, providerStore] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
@@ -121,6 +126,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     embedders,
     files,
     providers,
+    routes: { store: await routeStore, ...(options.routes ? { initial: options.routes } : {}) },
     ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
   });
 }

@@ -53,6 +53,7 @@ const control: RuntimeControl = {
           ...(options.retention ? { retention: options.retention } : {}),
           ...(options.cpu ? { cpu: options.cpu } : {}),
           ...(options.providers ? { providers: options.providers } : {}),
+          ...(options.routes ? { routes: options.routes } : {}),
           ...(options.fileSearch ? { fileSearch: options.fileSearch } : {}),
           ...(page ? { requestPersist: () => page.requestPersist() } : {}),
           onAnswer: () => firstAnswer(),
