@@ -17,6 +17,7 @@ import type { RouteStore } from '../../src/ports/routes';
 import { piecesOf, startFakeUpstream, type FakeUpstream } from '../fakes/fake-upstream';
 import { closeAndCheck, failed, localClient, script, type LocalClient } from '../support/local-client';
 import { addProvider, APP_ORIGIN } from '../support/provider-client';
+import { openTestSocket } from '../support/socket-client';
 
 let upstream: FakeUpstream;
 let local: LocalClient;
@@ -280,5 +281,17 @@ describe('every turn decides anew', () => {
     expect(counted.input_tokens).toBeGreaterThan(0);
     const compacted = await local.client.responses.compact({ model: 'auto', input: [{ role: 'user', content: 'Summarize me' }] });
     expect(compacted.output.at(-1)!.type).toBe('compaction');
+  });
+
+  test('WebSocket mode decides each turn too, a store: false chain on the connection crossing to the provider', async () => {
+    await setup({ routes: [{ id: 'auto', local: 'test-scripted', remote: 'lab/tiny' }] });
+    const socket = openTestSocket(local.server);
+    const first = await socket.create({ model: 'auto', input: 'Hello', store: false });
+    expect(first[0]).toMatchObject({ type: 'response.created', response: { model: 'test-scripted' } });
+    const firstId = (first.at(-1)!.response as { id: string }).id;
+    const second = await socket.create({ model: 'auto', store: false, previous_response_id: firstId, input: [{ role: 'user', content: [{ type: 'input_image', image_url: IMAGE, detail: 'auto' }] }] });
+    expect(second[0]).toMatchObject({ type: 'response.created', response: { model: 'lab/tiny' } });
+    expect(second.at(-1)).toMatchObject({ type: 'response.completed' });
+    expect((posts()[0]!.body!.messages as Array<{ role: string }>).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 });
