@@ -14,7 +14,8 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { configureRuntime, openApp, serveModelMirror, startE2E, type ModelMirror } from '../support/browser';
+import { configureRuntime, openApp, serveModelMirror, startE2E, waitForRuntime, type ModelMirror } from '../support/browser';
+import { lastTurn, screenshot, send } from './app-support';
 import { LLAMA_SERVER, LLAMA_SERVER_MISSING, startLlamaServer, type LlamaServer } from '../support/llama-server';
 import { startFakeUpstream, type FakeUpstream } from '../fakes/fake-upstream';
 
@@ -171,6 +172,42 @@ describe.skipIf(!LLAMA_SERVER)('routes: this device, then a llama-server', () =>
       { role: 'assistant', content: 'You said: Hello' },
       { role: 'user', content: 'Go on' },
     ]);
+  });
+
+  test('the app: Settings → Routes adds one, the picker offers it under Auto, and each answer names the model that served it', async () => {
+    const app = await (await e2e.browser.newContext()).newPage();
+    await app.goto(`${e2e.app.origin}/?test-models`);
+    await waitForRuntime(app);
+    const added = await app.evaluate(
+      async (baseUrl) => (await fetch('/v1/local/providers', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'box', base_url: baseUrl, models: ['tiny'] }) })).status,
+      fake.baseUrl,
+    );
+    expect(added).toBe(200);
+    await app.reload();
+    await waitForRuntime(app);
+    await app.getByRole('button', { name: 'Settings' }).click();
+    const settings = app.getByRole('dialog', { name: 'Settings' });
+    await settings.getByLabel('Route name (shown as a model)').fill('both');
+    await settings.getByLabel('Model on this device').selectOption('test-scripted');
+    await settings.getByLabel('Provider model').selectOption('box/tiny');
+    await settings.getByLabel('Prefer', { exact: true }).selectOption('remote');
+    await settings.getByRole('button', { name: 'Add route' }).click();
+    await expect.poll(() => settings.locator('li[data-route="both"]').textContent()).toContain('tiny on box, then');
+    await app.keyboard.press('Escape');
+
+    await app.locator('button.model-button').click();
+    const picker = app.getByRole('dialog', { name: 'Models' });
+    const route = picker.getByRole('region', { name: 'Auto (this device and a server)' }).locator('li.model[data-model-id="both"]');
+    expect(await route.textContent()).toContain('Auto — box, then this device');
+    await route.getByRole('button', { name: 'Use' }).click();
+    await app.keyboard.press('Escape');
+    expect(await app.getByText('Nothing you type leaves this device').count()).toBe(0);
+    await expect.poll(() => app.locator('.remote-notice').getAttribute('data-provider')).toBe('box');
+
+    await send(app, 'Hello');
+    await lastTurn(app).and(app.locator('[data-turn-status="completed"]')).waitFor({ timeout: 30_000 });
+    expect(await lastTurn(app).locator('[data-served-by]').textContent()).toBe('box/tiny (via both)');
+    await screenshot(app, 'routes-chat');
   });
 
   test('prefer-remote uses the provider while it is up, and the device once it is down', async () => {

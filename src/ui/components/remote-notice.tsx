@@ -30,9 +30,10 @@ export function RemoteNotice() {
   if (!provider) return null;
   return (
     <p className="notice remote-notice" role="note" data-provider={provider}>
-      {isRoute(selected) ? 'Messages this device’s model cannot take (or, preferring the server, every message while it answers) go to the provider ' : 'Messages to this model go to the provider '}
+      {!isRoute(selected) ? 'Messages to this model go to the provider ' : selected!.route!.prefer === 'local' ? 'Messages this device’s model cannot take go to the provider ' : 'Messages go to the provider '}
       <strong>{provider}</strong>
-      {address ? <> at {address}</> : null}, whose server runs it. Your chats and tools stay in this browser.
+      {address ? <> at {address}</> : null}
+      {isRoute(selected) && selected!.route!.prefer === 'remote' ? ', and run on this device while it cannot be reached.' : ', whose server runs it.'} Your chats and tools stay in this browser.
     </p>
   );
 }
