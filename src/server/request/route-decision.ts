@@ -69,7 +69,8 @@ export async function compactionModel(state: ServerState, id: string): Promise<s
     return route.remote;
   } catch (err) {
     if (onDevice && cannotReach(err)) return route.local;
-    throw unreachableBoth(route, onDevice ? 'it is not used for this route while the provider answers' : `'${route.local}' is not downloaded on this device`, err);
+    // Not on the device (or the provider refused, which is passed on as it is).
+    throw unreachableBoth(route, `'${route.local}' is not downloaded on this device`, err);
   }
 }
 
