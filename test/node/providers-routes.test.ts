@@ -245,6 +245,24 @@ describe('prefer: "remote"', () => {
   });
 });
 
+describe('a provider that answers with a refusal is up', () => {
+  test('its model-list read refused (a wrong key) does not send the request to the device: the refusal comes back', async () => {
+    await upstream.close();
+    upstream = await startFakeUpstream({ apiKey: 'sk-right-key-0000' });
+    local = await localClient({
+      server: {
+        providers: { connect: providerConnector({ appOrigin: APP_ORIGIN, idleTimeoutMs: 2000 }), appOrigin: APP_ORIGIN, reachFreshMs: 0, initial: [{ id: 'lab', baseUrl: upstream.baseUrl, apiKey: 'sk-wrong-key-1111', models: ['tiny'] }] },
+        routes: { initial: [{ id: 'auto', local: 'test-scripted', remote: 'lab/tiny', prefer: 'remote' }] },
+      },
+    });
+    const response = await local.client.responses.create({ model: 'auto', input: 'Hello' });
+    expect(response.model).toBe('lab/tiny');
+    expect(response.status).toBe('failed');
+    expect(response.error?.message).toMatch(/refused the request \(401\)/);
+    expect(posts()).toHaveLength(1);
+  });
+});
+
 describe('every turn decides anew', () => {
   test('a chain crosses from the device to the provider, which gets the whole history', async () => {
     await setup({ routes: [{ id: 'auto', local: 'test-scripted', remote: 'lab/tiny' }] });

@@ -23,6 +23,7 @@ import type { RouteRecord } from '../../ports/routes';
 import type { CreateResponseRequest } from '../../protocol/create-request';
 import { ApiError, describeError } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
+import { unreachable } from '../state/provider-registry';
 import type { ServerState } from '../state/server-state';
 import type { PreparedRequest } from './prepare-request';
 
@@ -116,9 +117,7 @@ class ProviderGone extends Error {
 
 /** Whether `err` says the provider cannot be reached (down, offline, silent, refusing this origin, or gone) rather than refusing the request. */
 function cannotReach(err: unknown): boolean {
-  if (err instanceof ProviderGone) return true;
-  if (err instanceof ApiError) return err.data.code === Codes.providerUnreachable || err.data.code === Codes.providerStreamFailed || err.data.status >= 500;
-  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+  return err instanceof ProviderGone || unreachable(err);
 }
 
 /** Neither side can take it: both named, and why. A refusal by the provider itself (a bad key, an unknown model) is passed on as it is. */

@@ -15,7 +15,7 @@ import type { ModelInfo } from '../../ports/engine';
 import type { ConnectProvider, ProviderRecord, ProviderStore, RemoteEngine } from '../../ports/providers';
 import { DEFAULT_PROVIDER_CONCURRENCY, ProviderCreate, type ProviderObject } from '../../protocol/local-providers';
 import type { ProviderOptions } from '../../protocol/runtime-options';
-import { describeError, invalidRequest, notFound } from '../../shared/api-error';
+import { ApiError, describeError, invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { privateHost } from '../../shared/private-host';
 import { EngineQueue } from './engine-queue';
@@ -84,6 +84,12 @@ export function normalizeBaseUrl(raw: string, appOrigin: string): string {
   if (url.protocol === 'http:' && privateHost(url.hostname) === null) throw refuse('plain http: is allowed only for loopback and private-network addresses; use https: for a server on the internet.');
   if (url.origin === new URL(appOrigin).origin) throw refuse('it is this app’s own origin, whose /v1 is this runtime.');
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** Whether `err` says a provider cannot be reached (down, offline, silent, failing with 5xx, refusing this origin) rather than refusing a request. */
+export function unreachable(err: unknown): boolean {
+  if (err instanceof ApiError) return err.data.code === Codes.providerUnreachable || err.data.code === Codes.providerStreamFailed || err.data.status >= 500;
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
 }
 
 export class ProviderRegistry {
@@ -206,7 +212,13 @@ export class ProviderRegistry {
     const slash = id.indexOf('/');
     const entry = slash > 0 ? this.entries.get(id.slice(0, slash)) : undefined;
     if (!entry) throw notFound(`There is no provider '${id.slice(0, Math.max(slash, 0))}' for the model '${id}'.`, 'model', Codes.modelNotFound);
-    if (entry.answeredAt === undefined || Date.now() - entry.answeredAt >= this.reachFreshMs) await this.read(entry, AbortSignal.timeout(REACH_WAIT_MS));
+    if (entry.answeredAt === undefined || Date.now() - entry.answeredAt >= this.reachFreshMs)
+      await this.read(entry, AbortSignal.timeout(REACH_WAIT_MS)).catch((err: unknown) => {
+        // A server that answers with an error of its own (no `GET /models`, a refused key) is
+        // up: its refusal, if any, comes with the request itself.
+        if (unreachable(err)) throw err;
+        entry.answeredAt = Date.now();
+      });
     return (await this.resolve(id))!;
   }
 
