@@ -16,7 +16,7 @@ export { LocalWebSocket, installLocalWebSocket, isLocalResponsesSocketUrl, type 
 export { MODEL_BASE_STORAGE_KEY, setStoredModelBase, storedModelBase } from '../client/model-base';
 export { RUNTIME_OPTIONS_STORAGE_KEY, setStoredRuntimeOptions, storedRuntimeOptions, type StoredRuntimeOptions } from '../client/stored-runtime-options';
 export type { RuntimeControl, RuntimeStatus } from '../runtime/control-api';
-export type { CpuEngineAssets, CpuEngineOptions, ProviderOptions, McpToolConfig, PyodideAssets, PythonToolConfig, RetentionPolicy, ToolsConfig, WebSearchToolConfig } from '../protocol/runtime-options';
+export type { CpuEngineAssets, CpuEngineOptions, ProviderOptions, RouteOptions, McpToolConfig, PyodideAssets, PythonToolConfig, RetentionPolicy, ToolsConfig, WebSearchToolConfig } from '../protocol/runtime-options';
 export { SKIP_WAITING_MESSAGE } from '../transport/sw-messages';
 export { type OfflineFilesWatch } from '../client/offline-files';
 export type { OfflineFilesStatus, OfflineFeature } from '../protocol/offline-files';

@@ -13,4 +13,9 @@ export interface ModelManager {
   load(id: string, onProgress: (p: LoadProgress) => void, signal: AbortSignal): Promise<void>;
   /** Removes `id`'s files from the cache (unloading it first if loaded). */
   deleteCached(id: string): Promise<void>;
+  /**
+   * Whether `id` can run without a download: loaded, its build for this device cached, or a
+   * model with nothing to download. Absent: every model counts as on the device.
+   */
+  onDevice?(id: string): Promise<boolean>;
 }

@@ -62,6 +62,13 @@ export interface RuntimeOptions {
    */
   providers?: ProviderOptions[];
   /**
+   * Routes: one model name that runs on this device's model when it can take the request and
+   * on a provider's otherwise (or the other way round with `prefer: 'remote'`), e.g.
+   * `[{ id: 'auto', local: 'qwen3-1.7b', remote: 'lab/qwen3-32b' }]`. Held in the runtime's
+   * memory; Settings → Routes and `POST /v1/local/routes` add stored ones.
+   */
+  routes?: RouteOptions[];
+  /**
    * File search: `embeddingModel`, the embedding model new vector stores use for hybrid
    * search (an id `/v1/models` lists with `type: "embedding"`, or a provider's model,
    * `'<provider>/<upstream id>'`). Default none: keyword search, no model needed.
@@ -101,6 +108,24 @@ export interface ProviderOptions {
   contextWindow?: number;
   /** Responses it runs at once; default 4. */
   concurrency?: number;
+}
+
+/**
+ * A route given in code (`startLocalRuntime({ routes })`): one model name that runs on this
+ * device's `local` model when it can take the request and on the provider's `remote` model
+ * otherwise (`prefer: "remote"`: on the provider, and on the device when the provider cannot
+ * be reached). Held in the runtime's memory; `/v1/local/routes` shows it with
+ * `source: "startup"`. The same fields as `POST /v1/local/routes`.
+ */
+export interface RouteOptions {
+  /** 1–64 of `[A-Za-z0-9._:-]`: the name used as `model`. */
+  id: string;
+  /** A model of this device (`/v1/models` lists it without a provider prefix). */
+  local: string;
+  /** A provider's model, `<provider id>/<upstream model id>` (a provider given in `providers`, or a stored one). */
+  remote: string;
+  /** Default `local`. */
+  prefer?: 'local' | 'remote';
 }
 
 /** File search's runtime option (`startLocalRuntime({ fileSearch })`, or the stored runtime options). */

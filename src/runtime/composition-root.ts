@@ -22,6 +22,7 @@ import { builtinTools } from '../tools/builtin-tools';
 import { TestEmbedder } from '../engine/test-embedder';
 import type { Embedder } from '../ports/embedder';
 import { openIdbProviderStore } from '../store/idb-provider-store';
+import { openIdbRouteStore } from '../store/idb-route-store';
 import { providerConnector } from '../engine/remote';
 import { preferredEngine } from './preferred-engine';
 import { createRuntimeTools } from '../tools/runtime-tools';
@@ -55,6 +56,8 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
   // app on web-llm alone never loads it; meanwhile too, not after (its catalog lists its
   // models; llama.cpp itself is imported when a model is loaded). Its models are
   // `recommended` when WebGPU is not usable.
+  // Routes' settings: opened beside the other stores (one database, each its own connection).
+  const routeStore = openIdbRouteStore(options.dbName ? { name: options.dbName } : {});
   const [store, keys, gpu, cpu, fileStore, providerStore] = await Promise.all([
     openIdbStore(options.dbName ? { name: options.dbName } : {}),
     openIdbKeyStore(options.dbName ? { name: options.dbName } : {}),
@@ -107,6 +110,7 @@ export async function createLocalServer(options: LocalServerOptions): Promise<Lo
     providers,
     // The https: images a request names: fetched here, under the web tools' URL policy (public hosts only), never by an engine.
     imageFetcher: createPolicyImageFetcher({ policy: { appOrigin: origin } }),
+    routes: { store: await routeStore, ...(options.routes ? { initial: options.routes } : {}) },
     ...(onAnswer ? { onRunEnded: (response: ResponseObject) => void (answered(response) && onAnswer()) } : {}),
   });
 }

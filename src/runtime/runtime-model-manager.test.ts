@@ -68,4 +68,27 @@ describe('RuntimeModelManager', () => {
     await expect(manager.load('test-scripted', () => {}, new AbortController().signal)).rejects.toMatchObject({ data: { status: 404, code: 'model_not_found', param: 'model' } });
     await expect(manager.deleteCached('test-scripted')).rejects.toMatchObject({ data: { status: 404, code: 'model_not_found' } });
   });
+
+  it('onDevice: loaded, downloaded, or nothing to download; the cache list is read once, and again after a load', async () => {
+    const cached = new Set<string>(['a']);
+    let reads = 0;
+    const engine: EngineModels = {
+      ...engineModels(['a', 'b', 'c'], { loaded: 'c' }).models,
+      models: async () => {
+        reads++;
+        return ['a', 'b', 'c'].map((id) => ({ id, cached: cached.has(id), loaded: id === 'c' }));
+      },
+    };
+    const manager = new RuntimeModelManager(device, [engine]);
+    expect(await manager.onDevice('a')).toBe(true);
+    expect(await manager.onDevice('b')).toBe(false);
+    expect(await manager.onDevice('c')).toBe(true);
+    expect(await manager.onDevice('test-scripted')).toBe(true);
+    expect(reads).toBe(1);
+    cached.add('b');
+    await manager.load('b', () => undefined, new AbortController().signal);
+    expect(await manager.onDevice('b')).toBe(true);
+    expect(reads).toBe(2);
+  });
 });
+

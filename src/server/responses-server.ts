@@ -43,6 +43,8 @@ import { ResponsesSocket } from './socket/responses-socket';
 import { WS_CLOSE } from '../protocol/socket-frames';
 import { ProviderRegistry, type ProvidersOptions } from './state/provider-registry';
 import { createProvider, deleteProvider, listProviderModels, listProviders, retrieveProvider } from './routes/local-providers';
+import { createRoute, deleteRoute, listRoutes, retrieveRoute } from './routes/local-routes';
+import { RouteTable, type RoutesOptions } from './state/route-table';
 import type { Embedder } from '../ports/embedder';
 import type { ImageFetcher } from '../ports/image-fetcher';
 import { createFilesState, type FilesOptions } from './files/files-state';
@@ -85,6 +87,8 @@ export interface ResponsesServerOptions {
   keys?: KeyStore;
   /** Remote providers: upstream servers whose models are served too (`/v1/local/providers`). Absent: none. */
   providers?: ProvidersOptions;
+  /** Routes: a model of this device, then a provider's, under one name (`/v1/local/routes`). Only with `providers`. */
+  routes?: RoutesOptions;
   /** Embedding models for `/v1/embeddings` and file search (`ports/embedder.ts`). */
   embedders?: Embedder[];
   /** The Files and Vector Stores APIs and the `file_search` tool; without it those routes answer 500. */
@@ -172,6 +176,8 @@ const ROUTES: Route[] = [
     methods: { GET: (s, _r, _u, [id]) => retrieveProvider(s, id!), DELETE: (s, _r, _u, [id]) => deleteProvider(s, id!) },
   },
   { pattern: /^\/v1\/local\/providers\/([^/]+)\/models$/, methods: { GET: (s, r, _u, [id]) => listProviderModels(s, id!, r.signal) } },
+  { pattern: /^\/v1\/local\/routes$/, methods: { GET: (s) => listRoutes(s), POST: (s, r) => createRoute(s, r) } },
+  { pattern: /^\/v1\/local\/routes\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveRoute(s, id!), DELETE: (s, _r, _u, [id]) => deleteRoute(s, id!) } },
   { pattern: /^\/v1\/files$/, methods: { POST: (s, r) => createFile(s, r), GET: (s, _r, u) => listFiles(s, u) } },
   { pattern: /^\/v1\/files\/([^/]+)$/, methods: { GET: (s, _r, _u, [id]) => retrieveFile(s, id!), DELETE: (s, _r, _u, [id]) => deleteFileRoute(s, id!) } },
   { pattern: /^\/v1\/files\/([^/]+)\/content$/, methods: { GET: (s, _r, _u, [id]) => fileContent(s, id!) } },
@@ -244,6 +250,13 @@ export async function createResponsesServer(options: ResponsesServerOptions): Pr
     ...(options.onRunEnded ? { onRunEnded: options.onRunEnded } : {}),
     ...(options.imageFetcher ? { imageFetcher: options.imageFetcher } : {}),
   };
+  // Routes are checked against the models and providers, so they open after both.
+  if (state.providers)
+    state.routes = await RouteTable.open(
+      options.routes ?? {},
+      { isLocalModel: (id) => state.models.has(id), isModelId: (id) => state.models.has(id) || state.embedders.has(id), providers: state.providers },
+      now,
+    );
   if (options.files) {
     state.files = createFilesState(options.files, { embedder: (id) => state.embedders.get(id) ?? state.providers?.embedder(id), now, busy: () => state.runs.size > 0, maxFileBytes: MAX_FILE_BYTES });
     state.toolHost.vectorSearch = vectorSearchOf(state.files);

@@ -87,6 +87,11 @@ export const Codes = {
   providerStreamFailed: 'provider_stream_failed',
   /** A provider setting that cannot be used (address, id). */
   invalidProvider: 'invalid_provider',
+  // Routes (a model of this device, then a provider's, under one name).
+  /** A route setting that cannot be used (unknown provider or local model, an id taken by a model). */
+  invalidRoute: 'invalid_route',
+  /** Neither side of a route can take the request: the message names both and why. */
+  routeUnavailable: 'route_unavailable',
 } as const;
 
 export type ErrorCode = (typeof Codes)[keyof typeof Codes];

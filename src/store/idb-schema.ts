@@ -4,6 +4,7 @@ import type { StoredItem } from '../protocol/output-items';
 import type { ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 import type { ProviderRecord } from '../ports/providers';
+import type { RouteRecord } from '../ports/routes';
 import type { StoredBatch, StoredChunk, StoredFile, StoredStoreFile, StoredVectorStore } from '../ports/file-store';
 
 /**
@@ -138,9 +139,14 @@ export interface ResponsesDB extends DBSchema {
     key: string;
     value: ProviderRecord;
   };
+  /** Routes (a model of this device, then a provider's, under one name), by id. */
+  routes: {
+    key: string;
+    value: RouteRecord;
+  };
 }
 
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /** Runs every migration from `oldVersion` up to DB_VERSION, inside the upgrade transaction `tx`. */
 export function migrate(
@@ -184,5 +190,9 @@ export function migrate(
   // is made at 6 wherever it is missing.
   if (oldVersion < 6 && !db.objectStoreNames.contains('providers')) {
     db.createObjectStore('providers', { keyPath: 'id' });
+  }
+  // Routes: a new store, nothing to carry over.
+  if (oldVersion < 7 && !db.objectStoreNames.contains('routes')) {
+    db.createObjectStore('routes', { keyPath: 'id' });
   }
 }

@@ -13,6 +13,7 @@ import { LoadEvent, LocalStatus, type LoadProgress } from '../protocol/local-sta
 import { PruneResult, StorageSummary, StoredResponseList, type RetentionWire, type StoredResponse } from '../protocol/local-storage';
 import { readSse } from '../protocol/sse';
 import { createProvidersApi, type ProvidersApi } from './providers-api';
+import { createRoutesApi, type RoutesApi } from './routes-api';
 
 export type { LoadProgress, LocalConversation, LocalStatus, PruneResult, StorageSummary, StoredResponse };
 
@@ -34,6 +35,8 @@ export interface ModelEntry {
   recommended?: boolean;
   /** `embedding` for models that make vectors (`/v1/embeddings`, file search), not answers. */
   type?: 'chat' | 'embedding';
+  /** A route (`engine: "route"`): the device's model and the provider's it decides between per request. */
+  route?: { local: string; remote: string; prefer: 'local' | 'remote' };
 }
 
 /** An OpenAI-shaped error body turned into something the UI can show. */
@@ -66,6 +69,8 @@ export interface Api {
   pruneStorage(retention?: RetentionWire): Promise<PruneResult>;
   /** Remote providers (`/v1/local/providers`). */
   providers: ProvidersApi;
+  /** Routes: a model of this device, then a provider's, under one name (`/v1/local/routes`). */
+  routes: RoutesApi;
 }
 
 /** One zod issue in words (zod's mini build carries no messages, only the facts). */
@@ -130,6 +135,7 @@ export function createApi(fetchFn: typeof fetch, origin = location.origin): Api 
   return {
     client,
     providers: createProvidersApi(fetchFn, base),
+    routes: createRoutesApi(fetchFn, base),
     async listModels() {
       const page = await client.models.list();
       return (page.data as unknown as ModelEntry[]).filter((m) => m.type !== 'embedding');

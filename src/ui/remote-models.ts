@@ -5,6 +5,18 @@ export function isRemote(model: ModelEntry | undefined): boolean {
   return model?.engine === 'remote';
 }
 
+/** A route: the device's model when it can take a request, a provider's otherwise (or the other way round). */
+export function isRoute(model: ModelEntry | undefined): boolean {
+  return model?.engine === 'route';
+}
+
+/** The provider whose server messages to `model` may reach: a remote model's, or a route's provider model's; null for a model of this device. */
+export function reachesProvider(model: ModelEntry | undefined): string | null {
+  if (isRemote(model)) return model!.owned_by;
+  const remote = model?.route?.remote;
+  return remote ? remote.slice(0, remote.indexOf('/')) : null;
+}
+
 /** The provider a remote model belongs to: its `owned_by` (the id before the `/`). */
 export function providerOf(model: ModelEntry): string {
   return model.owned_by;

@@ -26,6 +26,11 @@ export interface Turn {
   /** Set when the turn sends an `mcp_approval_response` instead of a message. */
   approval?: McpApproval;
   model: string;
+  /**
+   * The model that served it (`response.model`), when the server says: under a route
+   * (`model` is the route's name) the device's model or the provider's, decided per turn.
+   */
+  servedBy?: string;
   /** Set once the server created the response; null when the request was rejected. */
   responseId: string | null;
   status: TurnStatus;

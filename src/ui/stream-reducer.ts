@@ -46,6 +46,7 @@ export function applyResponse(turn: Turn, response: Response, now: number): Turn
   return {
     ...turn,
     responseId: response.id,
+    servedBy: response.model,
     status,
     output: terminal ? response.output : turn.output,
     usage: response.usage ?? turn.usage,
@@ -65,7 +66,7 @@ function reduce(turn: Turn, event: ResponseStreamEvent, now: number): Turn {
     case 'response.created':
     case 'response.queued':
     case 'response.in_progress':
-      return { ...turn, responseId: event.response.id, status: event.response.status as TurnStatus };
+      return { ...turn, responseId: event.response.id, servedBy: event.response.model, status: event.response.status as TurnStatus };
     case 'response.completed':
     case 'response.incomplete':
     case 'response.failed':

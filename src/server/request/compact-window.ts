@@ -16,6 +16,7 @@ import { compactionItem, summarize, withEngine, type CompactionUsage } from './c
 import { windowConversation } from './compaction-window';
 import type { ToolRegistry } from '../state/tool-registry';
 import { readRequestContext } from './request-context';
+import { compactionModel } from './route-decision';
 
 /** At most this many user messages are considered for keeping (each costs a count). */
 const MAX_KEPT = 32;
@@ -46,7 +47,7 @@ async function keptUserMessages(model: ServedModel, window: StoredItem[], tools:
 
 /** The compacted window the request names, and what writing its summary cost. */
 export async function compactWindow(state: ServerState, request: CompactRequest, signal: AbortSignal): Promise<{ output: StoredItem[]; usage: CompactionUsage }> {
-  const model = await resolveModel(state, request.model);
+  const model = await resolveModel(state, await compactionModel(state, request.model));
   const window = await windowOf(state, request);
   const kept = await keptUserMessages(model, window, state.tools);
   const covered = await windowConversation(window, state.tools, (item) => state.compactions.open(item.encrypted_content, 'input'));

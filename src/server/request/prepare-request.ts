@@ -23,6 +23,7 @@ import { readRequestContext, type CachedChain } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
 import { carriesFiles, withFileTexts } from './input-files';
+import { prepareOnRoute } from './route-decision';
 
 /** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
 export interface PreparedRequest {
@@ -59,7 +60,14 @@ export async function prepareRequest(
   options: PrepareOptions = {},
 ): Promise<PreparedRequest> {
   const request = parseCreateRequest(body, state.tools.extensions);
+  // A route's name: prepared for the model that serves this request (route-decision.ts).
+  const route = state.models.has(request.model) ? undefined : state.routes?.find(request.model);
+  if (route) return prepareOnRoute(state, route, request, (model) => prepareFor(state, { ...request, model }, signal, options));
+  return prepareFor(state, request, signal, options);
+}
 
+/** {@link prepareRequest} of a parsed body, for the model it names. */
+async function prepareFor(state: ServerState, request: CreateResponseRequest, signal: AbortSignal, options: PrepareOptions): Promise<PreparedRequest> {
   const background = request.background ?? false;
   const store = request.store ?? true;
   if (background && !store)

@@ -6,6 +6,7 @@ import { notFound } from '../../shared/api-error';
 import type { ServedModel, ServerState } from '../state/server-state';
 import { Codes } from '../../shared/error-codes';
 import type { Embedder } from '../../ports/embedder';
+import type { RouteObject } from '../../protocol/local-routes';
 
 function modelObject(model: ServedModel, state: ServerState) {
   const { info, engine } = model;
@@ -48,14 +49,42 @@ function embedderObject(embedder: Embedder, state: ServerState) {
   };
 }
 
-/** Local chat models, each provider's (`<provider id>/<upstream id>`, `owned_by` the provider), then the embedding models. */
+/**
+ * A route (`engine: "route"`, its sides in `route`): a chat model like the others to a
+ * client; its context window and what it reads are its device model's, as the request
+ * that fits the device stays there.
+ */
+function routeObject(route: RouteObject, state: ServerState) {
+  const local = state.models.get(route.local)?.info;
+  const provider = route.remote.slice(0, route.remote.indexOf('/'));
+  return {
+    id: route.id,
+    object: 'model' as const,
+    created: route.created_at,
+    owned_by: 'route',
+    engine: 'route',
+    type: 'chat' as const,
+    context_window: local?.context_window ?? 0,
+    hidden: false,
+    chat_format: 'route',
+    label: route.prefer === 'local' ? `Auto — this device, then ${provider}` : `Auto — ${provider}, then this device`,
+    input_modalities: local?.input_modalities ?? ['text'],
+    recommended: false,
+    route: { local: route.local, remote: route.remote, prefer: route.prefer },
+  };
+}
+
+/** Local chat models, each provider's (`<provider id>/<upstream id>`, `owned_by` the provider), the routes, then the embedding models. */
 export async function listModels(state: ServerState): Promise<Response> {
   const remote = (await state.providers?.allModels()) ?? [];
   const chat = [...state.models.values(), ...remote].map((model) => ({ ...modelObject(model, state), type: 'chat' as const }));
-  return Response.json({ object: 'list', data: [...chat, ...[...state.embedders.values()].map((e) => embedderObject(e, state))] });
+  const routes = (state.routes?.list() ?? []).map((route) => routeObject(route, state));
+  return Response.json({ object: 'list', data: [...chat, ...routes, ...[...state.embedders.values()].map((e) => embedderObject(e, state))] });
 }
 
 export async function retrieveModel(state: ServerState, id: string): Promise<Response> {
+  const route = state.models.has(id) ? undefined : state.routes?.find(id);
+  if (route) return Response.json(routeObject(state.routes!.get(id), state));
   const model = state.models.get(id) ?? (state.embedders.has(id) ? undefined : await state.providers?.resolve(id));
   if (model) return Response.json({ ...modelObject(model, state), type: 'chat' as const });
   const embedder = state.embedders.get(id);

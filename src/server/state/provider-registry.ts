@@ -15,7 +15,7 @@ import type { ModelInfo } from '../../ports/engine';
 import type { ConnectProvider, ProviderRecord, ProviderStore, RemoteEngine } from '../../ports/providers';
 import { DEFAULT_PROVIDER_CONCURRENCY, ProviderCreate, type ProviderObject } from '../../protocol/local-providers';
 import type { ProviderOptions } from '../../protocol/runtime-options';
-import { describeError, invalidRequest, notFound } from '../../shared/api-error';
+import { ApiError, describeError, invalidRequest, notFound } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { privateHost } from '../../shared/private-host';
 import { EngineQueue } from './engine-queue';
@@ -29,6 +29,8 @@ export interface ProvidersOptions {
   initial?: ProviderOptions[];
   /** This app's origin: never a provider (its `/v1` is this runtime). */
   appOrigin: string;
+  /** A route's decision takes a provider that answered this recently (ms) as up without asking again; default 2000. */
+  reachFreshMs?: number;
 }
 
 /** What the server runs a remote model with (the fields of a ServedModel). */
@@ -52,6 +54,8 @@ interface Entry {
   listing?: Promise<ModelInfo[]>;
   /** When a read last failed (ms): `/v1/models` does not wait for that provider again within the minute. */
   failedAt?: number;
+  /** When a read last succeeded (ms): a route's decision takes the provider as up for a moment after. */
+  answeredAt?: number;
 }
 
 /** `/v1/models` re-reads a provider's list at most this often. */
@@ -60,6 +64,10 @@ const LIST_TTL_MS = 60_000;
 const LIST_WAIT_MS = 3_000;
 /** A request naming a model not seen yet waits this long for the upstream's list. */
 const RESOLVE_WAIT_MS = 15_000;
+/** A route's decision takes a provider that answered this recently as up, without asking again (a burst of turns asks once). */
+const REACH_FRESH_MS = 2_000;
+/** A route's decision waits this long for a provider to answer, then takes it as down. */
+const REACH_WAIT_MS = 5_000;
 
 /** A base URL as stored: absolute, `https:` (or `http:` to a loopback/private host), no credentials, query or fragment, no trailing slash. */
 export function normalizeBaseUrl(raw: string, appOrigin: string): string {
@@ -78,6 +86,12 @@ export function normalizeBaseUrl(raw: string, appOrigin: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
+/** Whether `err` says a provider cannot be reached (down, offline, silent, failing with 5xx, refusing this origin) rather than refusing a request. */
+export function unreachable(err: unknown): boolean {
+  if (err instanceof ApiError) return err.data.code === Codes.providerUnreachable || err.data.code === Codes.providerStreamFailed || err.data.status >= 500;
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+}
+
 export class ProviderRegistry {
   private readonly entries = new Map<string, Entry>();
 
@@ -86,11 +100,12 @@ export class ProviderRegistry {
     private readonly connect: ConnectProvider,
     private readonly appOrigin: string,
     private readonly now: () => number,
+    private readonly reachFreshMs: number,
   ) {}
 
   /** Loads the stored providers (a store that cannot be read is logged: the runtime starts anyway) and adds the startup ones. */
   static async open(options: ProvidersOptions, now: () => number): Promise<ProviderRegistry> {
-    const registry = new ProviderRegistry(options.store ?? null, options.connect, options.appOrigin, now);
+    const registry = new ProviderRegistry(options.store ?? null, options.connect, options.appOrigin, now, options.reachFreshMs ?? REACH_FRESH_MS);
     const stored = await (options.store?.list() ?? Promise.resolve([])).catch((err: unknown) => {
       console.error(`Could not read the stored providers: ${describeError(err)}`);
       return [];
@@ -124,6 +139,10 @@ export class ProviderRegistry {
 
   get(id: string): ProviderObject {
     return this.view(this.entry(id));
+  }
+
+  has(id: string): boolean {
+    return this.entries.has(id);
   }
 
   /** Creates or replaces a provider; a stored one is written before it is used. */
@@ -184,6 +203,26 @@ export class ProviderRegistry {
   }
 
   /**
+   * The remote model `id` names, once its provider has answered — within the last
+   * `reachFreshMs`, or to a read of its model list now (REACH_WAIT_MS at most). What a
+   * route's decision asks before it sends a request there: rejects with why the provider
+   * cannot be reached, or with the 404 of a model it does not serve.
+   */
+  async reach(id: string): Promise<RemoteModel> {
+    const slash = id.indexOf('/');
+    const entry = slash > 0 ? this.entries.get(id.slice(0, slash)) : undefined;
+    if (!entry) throw notFound(`There is no provider '${id.slice(0, Math.max(slash, 0))}' for the model '${id}'.`, 'model', Codes.modelNotFound);
+    if (entry.answeredAt === undefined || Date.now() - entry.answeredAt >= this.reachFreshMs)
+      await this.read(entry, AbortSignal.timeout(REACH_WAIT_MS)).catch((err: unknown) => {
+        // A server that answers with an error of its own (no `GET /models`, a refused key) is
+        // up: its refusal, if any, comes with the request itself.
+        if (unreachable(err)) throw err;
+        entry.answeredAt = Date.now();
+      });
+    return (await this.resolve(id))!;
+  }
+
+  /**
    * The provider's model `id` (`<provider>/<upstream id>`) as an embedder, or undefined when
    * it names no provider. Not checked against the upstream's list (which does not say what
    * embeds): the upstream's 404 names a model it does not serve.
@@ -210,6 +249,7 @@ export class ProviderRegistry {
       .then(
         (models) => {
           entry.listed = { at: this.now() * 1000, models };
+          entry.answeredAt = Date.now();
           delete entry.failedAt;
           return models;
         },

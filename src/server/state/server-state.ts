@@ -14,6 +14,7 @@ import { Codes } from '../../shared/error-codes';
 import type { ReasoningSealer } from '../sealing/encrypted-reasoning';
 import type { CompactionSealer } from '../sealing/compaction-sealer';
 import type { ProviderRegistry } from './provider-registry';
+import type { RouteTable } from './route-table';
 import type { Embedder } from '../../ports/embedder';
 import type { FilesState } from '../files/files-state';
 import type { ImageFetcher } from '../../ports/image-fetcher';
@@ -53,6 +54,8 @@ export interface ServerState {
   preferredEngine?: string;
   /** Remote providers (upstream servers) whose models are served too; absent: none can be added. */
   providers?: ProviderRegistry;
+  /** Routes (a model of this device, then a provider's, under one name); present with `providers`. */
+  routes?: RouteTable;
   /** Embedding models (`/v1/embeddings`, file search), by id. */
   embedders: ReadonlyMap<string, Embedder>;
   /** Files, vector stores and file search; absent in a runtime without a file store. */

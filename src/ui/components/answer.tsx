@@ -182,7 +182,9 @@ export function Answer({ turn, approvals }: { turn: Turn; approvals?: ApprovalCo
             {turn.usage.output_tokens_details.reasoning_tokens > 0 && ` (${turn.usage.output_tokens_details.reasoning_tokens} reasoning)`}
           </span>
           {rate !== null && <span>{formatTokensPerSecond(rate)}</span>}
-          <span className="muted">{turn.model}</span>
+          <span className="muted" data-served-by={turn.servedBy ?? turn.model}>
+            {turn.servedBy && turn.servedBy !== turn.model ? `${turn.servedBy} (via ${turn.model})` : turn.model}
+          </span>
         </p>
       )}
     </div>

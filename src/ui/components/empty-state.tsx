@@ -5,7 +5,7 @@ import { formatBytes } from '../format';
 import { modelName, visibleModels } from '../model-names';
 import { needsGpu, suggestModel } from '../suggest-model';
 import { useGpuSupport } from '../use-gpu';
-import { isRemote } from '../remote-models';
+import { isRemote, isRoute, reachesProvider } from '../remote-models';
 import { GpuNotice } from './gpu-notice';
 
 export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
@@ -29,9 +29,11 @@ export function EmptyState({ onOpenModels }: { onOpenModels?: () => void }) {
   const privacy =
     settings.model !== null && selected === undefined
       ? ''
-      : isRemote(selected)
-        ? `What you type goes to the server of the provider ${selected!.owned_by}, which runs this model. Chats stay in this browser.`
-        : 'Nothing you type leaves this device.';
+      : isRoute(selected)
+        ? `What this device’s model cannot take goes to the server of the provider ${reachesProvider(selected)}. Chats stay in this browser.`
+        : isRemote(selected)
+          ? `What you type goes to the server of the provider ${selected!.owned_by}, which runs this model. Chats stay in this browser.`
+          : 'Nothing you type leaves this device.';
 
   return (
     <div className="empty-state">

@@ -10,7 +10,7 @@ import { useStore } from '../external-store';
 import { formatBytes } from '../format';
 import { modelName, visibleModels } from '../model-names';
 import { needsGpu } from '../suggest-model';
-import { byProvider, isRemote } from '../remote-models';
+import { byProvider, isRemote, isRoute } from '../remote-models';
 import { useGpuSupport, type GpuSupport } from '../use-gpu';
 import { Dialog } from './dialog';
 import { GpuNotice } from './gpu-notice';
@@ -72,8 +72,12 @@ function ModelRow({ model, selected, gpu, onUse }: { model: ModelEntry; selected
         </div>
         <div className="model-facts">
           {model.download_bytes ? <span>{formatBytes(model.download_bytes)} download</span> : null}
-          {isRemote(model) ? <span>on {model.owned_by}’s server</span> : model.vram_bytes ? <span>{formatBytes(model.vram_bytes)} GPU memory</span> : needsGpu(model) ? null : <span>runs on CPU</span>}
-          {model.context_window ? <span>{model.context_window.toLocaleString()} tokens context</span> : null}
+          {model.route ? (
+            <span>
+              {model.route.prefer === 'local' ? `${model.route.local} here, else ${model.route.remote}` : `${model.route.remote}, else ${model.route.local} here`} — decided for each message
+            </span>
+          ) : isRemote(model) ? <span>on {model.owned_by}’s server</span> : model.vram_bytes ? <span>{formatBytes(model.vram_bytes)} GPU memory</span> : needsGpu(model) ? null : <span>runs on CPU</span>}
+          {model.context_window && !model.route ? <span>{model.context_window.toLocaleString()} tokens context</span> : null}
           {model.capabilities?.tools && <span>tools</span>}
           {model.capabilities?.reasoning && <span>reasoning</span>}
           <span className="muted model-id">{model.id}</span>
@@ -118,7 +122,9 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
   const listed = visibleModels(state.models, testModels);
   const list = [...listed.filter((m) => m.recommended), ...listed.filter((m) => !m.recommended)];
   const groups = [
-    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => !isRemote(m) && runsHere(m, gpu)) },
+    // Routes first: one name for this device's model and a provider's, decided per message.
+    { key: 'routes', title: 'Auto (this device and a server)', note: 'Each message runs on this device when it can, on the server otherwise; the answer says which.', models: list.filter((m) => isRoute(m)) },
+    { key: 'here', title: 'Runs on this device', note: null, models: list.filter((m) => !isRemote(m) && !isRoute(m) && runsHere(m, gpu)) },
     {
       key: 'gpu',
       title: 'Needs a GPU',
@@ -130,7 +136,7 @@ export function ModelsDialog({ open, onClose }: { open: boolean; onClose: () => 
             : gpu.usable === undefined
               ? 'Checking whether this browser can use the GPU…'
               : null,
-      models: list.filter((m) => !isRemote(m) && !runsHere(m, gpu)),
+      models: list.filter((m) => !isRemote(m) && !isRoute(m) && !runsHere(m, gpu)),
     },
     // A provider's models run on its server: what is sent to them leaves this device.
     ...byProvider(list).map(({ provider, models }) => ({ key: `provider-${provider}`, title: `On ${provider} (a provider’s server)`, note: 'What you send to these models goes to that server.', models })),

@@ -6,6 +6,7 @@ import { Dialog } from './dialog';
 import { InstallSection } from './install-section';
 import { McpServersSection } from './mcp-servers-section';
 import { ProvidersSection } from './providers-section';
+import { RoutesSection } from './routes-section';
 import { StorageSection } from './storage-section';
 import { FilesSection } from './files-section';
 
@@ -103,6 +104,7 @@ export function SettingsDialog({ open, onClose }: { open: boolean; onClose: () =
         </fieldset>
         <McpServersSection />
         <ProvidersSection />
+        <RoutesSection />
         <StorageSection />
         {open && <FilesSection />}
         <InstallSection />
