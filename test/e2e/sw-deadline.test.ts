@@ -54,8 +54,10 @@ test('through the service worker: a plain request that cannot start gets a 503 a
         }
         return { types, id, last, ms: performance.now() - t0 };
       } catch (error) {
-        const e = error as { status?: number; code?: string; message: string; constructor: { name: string } };
-        return { types, id, last, ms: performance.now() - t0, error: { kind: e.constructor.name, status: e.status, code: e.code, message: e.message } };
+        const e = error as { status?: number; code?: string; message: string };
+        // Not a `TypeError: Failed to fetch`: the SDK's own APIError (class names are minified in the build).
+        const kind = error instanceof window.OpenAI!.APIError ? 'APIError' : String(error);
+        return { types, id, last, ms: performance.now() - t0, error: { kind, status: e.status, code: e.code, message: e.message } };
       }
     };
     const [p, foreground, background] = await Promise.all([plain, readStream(false, streamConversation.id), readStream(true)]);
