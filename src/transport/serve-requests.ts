@@ -25,10 +25,12 @@ export interface ServeOptions {
  * stream nobody reads, exactly as it would on an HTTP disconnect. With `sockets`, WebSocket
  * connections opened on `port` are served too (`serve-sockets.ts`); with `runtimeLock`, a
  * {@link ConnectMessage} (a page's own port, passed on by the service worker) is served as
- * one more port.
+ * one more port. `owner`: the lifetime lock of the one requester of `port`, when known before
+ * its first request (a connected page's).
  */
 export function serveRequests(port: MessagePort, handler: RequestHandler, options: ServeOptions = {}, owner?: string): void {
-  const peers = (options.peers ??= new PeerWatch());
+  const peers = options.peers ?? new PeerWatch();
+  const shared: ServeOptions = { ...options, peers };
   let owned = false;
   // Each port serves one requester (an SW instance or a page): close it when that one
   // dies, or every SW restart (every closed tab) would leave a port behind in the runtime.
@@ -44,15 +46,15 @@ export function serveRequests(port: MessagePort, handler: RequestHandler, option
     // A WebSocket connection (its frames then travel on its own channel). It says nothing of
     // who holds this port: the service worker passes on the connections of other pages.
     if (event.data?.type === 'socket') {
-      if (options.sockets && event.data.channel instanceof MessagePort) void serveSocket(event.data, options.sockets, peers);
+      if (shared.sockets && event.data.channel instanceof MessagePort) void serveSocket(event.data, shared.sockets, peers);
       return;
     }
     // A page's own port, passed on by the service worker (which does not own it either).
     if (event.data?.type === 'connect') {
       const { port: pagePort, peerLock } = event.data;
-      if (!(pagePort instanceof MessagePort) || typeof peerLock !== 'string' || options.runtimeLock === undefined) return;
-      serveRequests(pagePort, handler, options, peerLock);
-      const connected: ConnectedMessage = { type: 'connected', runtimeLock: options.runtimeLock };
+      if (!(pagePort instanceof MessagePort) || typeof peerLock !== 'string' || shared.runtimeLock === undefined) return;
+      serveRequests(pagePort, handler, shared, peerLock);
+      const connected: ConnectedMessage = { type: 'connected', runtimeLock: shared.runtimeLock };
       pagePort.postMessage(connected);
       return;
     }
