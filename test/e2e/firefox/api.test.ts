@@ -174,6 +174,23 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
     expect(status.cpu.threads).toBe(await page.evaluate(() => navigator.hardwareConcurrency));
   });
 
+  test('the page’s own fetch (window.sdk) goes straight to the runtime: in this tab, and in a second one over a port connected through the service worker', async () => {
+    const second = await openAppInFirefox(e2e.browser, e2e.app.origin);
+    try {
+      const direct = (p: Page) =>
+        p.evaluate(async () => {
+          const r = await window.sdk!.responses.create({ model: 'test-scripted', input: 'straight to the runtime', stream: true });
+          let text = '';
+          for await (const event of r) if (event.type === 'response.output_text.delta') text += event.delta;
+          return { text, routed: fetch !== window.browserFetch, leader: window.localRuntime!.isLeader() };
+        });
+      expect(await direct(page)).toEqual({ text: 'You said: straight to the runtime', routed: true, leader: true });
+      expect(await direct(second)).toEqual({ text: 'You said: straight to the runtime', routed: true, leader: false });
+    } finally {
+      await second.close();
+    }
+  });
+
   test('a second tab shares the one runtime (Web Locks) and reaches it through the service worker', async () => {
     const second = await openAppInFirefox(e2e.browser, e2e.app.origin);
     try {
