@@ -5,7 +5,10 @@
  * minutes behind a running response both end as API answers, through the real `openai` SDK
  * with `baseURL: location.origin + '/v1'` — the plain one in the tab that runs the runtime,
  * the stream in another tab (its own port, connected through the service worker once).
- * Both cases run concurrently, so the test costs the wait once (~6 minutes).
+ * Alongside, through the service worker (the SDK on the browser's own fetch, with the real
+ * 4.5-minute deadline), a plain request gets its 503 and a background stream its `error`
+ * event before the browser's cut, and the stream is resumed as told to its end. All cases
+ * run concurrently, so the test costs the wait once (~6 minutes).
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openApp, startE2E } from '../support/browser';
@@ -67,9 +70,41 @@ test('a plain request and a stream queued ~5.5 minutes behind a running response
       return { ms: performance.now() - t0, text, events, error: String(error) };
     }
   });
-  const [p, s] = await Promise.all([plain, streamed]);
+  const swPlain = other.evaluate(async () => {
+    const t0 = performance.now();
+    try {
+      await window.swSdk!.responses.create({ model: 'test-scripted', input: 'through the SW: must never run' });
+      return { ms: performance.now() - t0, status: 200 };
+    } catch (error) {
+      const e = error as { status?: number; code?: string; headers?: Headers };
+      return { ms: performance.now() - t0, status: e.status, code: e.code, retryAfter: e.headers?.get('retry-after'), error: String(error) };
+    }
+  });
+  const swStream = other.evaluate(async () => {
+    const t0 = performance.now();
+    let id = '';
+    let ended: { ms: number; code?: string; message: string; api: boolean } | undefined;
+    try {
+      for await (const event of await window.swSdk!.responses.create({ model: 'test-scripted', input: 'through the SW, background', stream: true, background: true })) {
+        if (event.type === 'response.created') id = event.response.id;
+      }
+    } catch (error) {
+      ended = { ms: performance.now() - t0, code: (error as { code?: string }).code, message: String(error), api: error instanceof window.OpenAI!.APIError };
+    }
+    // Resumed as told (straight to the runtime now), it runs to its end.
+    const after = Number(/starting_after=(\d+)/.exec(ended?.message ?? '')?.[1]);
+    let status: string | undefined;
+    let text = '';
+    for await (const event of await window.sdk!.responses.retrieve(id, { stream: true, starting_after: after })) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') status = event.response.status;
+    }
+    return { ended, after, resumed: { status, text, ms: performance.now() - t0 } };
+  });
+  const [p, s, sp, ss] = await Promise.all([plain, streamed, swPlain, swStream]);
   const running = await leader.evaluate(async (id) => (await window.sdk!.responses.retrieve(id)).status, runningId);
   console.log(`long requests: plain ${JSON.stringify(p)}; streamed ${JSON.stringify(s)}; running response ${running}`);
+  console.log(`through the service worker: plain ${JSON.stringify(sp)}; background stream ${JSON.stringify(ss)}`);
 
   expect(p.error).toBeUndefined();
   expect(p).toMatchObject({ status: 'completed', text: 'You said: plain, after the wait' });
@@ -79,5 +114,13 @@ test('a plain request and a stream queued ~5.5 minutes behind a running response
   expect(p.ms).toBeGreaterThan(BROWSER_LIMIT_MS);
   expect(s.ms).toBeGreaterThan(BROWSER_LIMIT_MS);
   expect(running).toBe('completed');
+
+  // Through the service worker: answered at the 4.5-minute deadline, before the browser's cut at ~5.
+  expect(sp).toMatchObject({ status: 503, code: 'queue_timeout', retryAfter: '30' });
+  expect(sp.ms).toBeGreaterThan(265_000);
+  expect(sp.ms).toBeLessThan(BROWSER_LIMIT_MS);
+  expect(ss.ended).toMatchObject({ code: 'connection_time_limit', api: true });
+  expect(ss.ended!.ms).toBeLessThan(BROWSER_LIMIT_MS);
+  expect(ss.resumed).toMatchObject({ status: 'completed', text: 'You said: through the SW, background' });
   await context.close();
 });
