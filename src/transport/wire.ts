@@ -36,8 +36,8 @@ export interface RequestMessage {
   /**
    * Milliseconds the requester can wait for the whole answer: the service worker's budget
    * before the browser cuts its fetch (`sw/fetch-deadline.ts`). The runtime hands it to the
-   * server as the `CONNECTION_DEADLINE_HEADER` (protocol/connection-deadline.ts), which no requester can set itself.
-   * Absent for a page's own requests, which no such limit cuts.
+   * server as the `CONNECTION_DEADLINE_HEADER` (protocol/connection-deadline.ts), which no
+   * requester can set itself. Absent for a page's own requests, which no such limit cuts.
    */
   deadlineMs?: number;
   /**
