@@ -1,8 +1,10 @@
 /**
  * `localFetch`: the `fetch` to hand the `openai` SDK when there may be no service worker
- * (blocked, private mode, a page outside the SW's scope). It answers `/v1/*` of this origin
- * from the runtime this page started or joined with `startLocalRuntime`, straight over a
- * MessagePort in the leader tab; every other URL goes to the network.
+ * (blocked, private mode, a page outside the SW's scope), or when `startLocalRuntime` was
+ * told `directFetch: false`. It answers `/v1/*` of this origin from the runtime this page
+ * started or joined with `startLocalRuntime`, straight over a MessagePort (in a tab that does
+ * not run the runtime, one connected once through the service worker); every other URL goes
+ * to the network.
  *
  * @example
  * await startLocalRuntime();

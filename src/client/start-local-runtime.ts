@@ -9,6 +9,8 @@ import { storedRuntimeOptions } from './stored-runtime-options';
 import { registerServiceWorker } from './register-service-worker';
 import { RuntimeHost } from './runtime-host';
 import { createRuntimeFetch } from './runtime-fetch';
+import { pageLinks } from './page-link';
+import { routeApiFetch } from './route-api-fetch';
 import { waitUntilAnswering } from './wait-until-answering';
 import { runtimeWorkerFactory } from './runtime-worker-url';
 import { setCurrentRuntime } from './local-fetch';
@@ -36,6 +38,18 @@ export interface StartLocalRuntimeOptions extends RuntimeOptions {
    * `localFetch` until a service worker controls the page.
    */
   serviceWorkerUrl?: string | false;
+  /**
+   * Send this page's `fetch` of same-origin `/v1/*` straight to the runtime over a
+   * MessagePort (in the tab that runs it, and through a port of its own, connected once, in
+   * every other tab), never through the service worker: Chromium ends a service worker's
+   * fetch after ~5 minutes, which would cut a request that waits behind other work or
+   * streams for longer. It replaces `globalThis.fetch` with one that routes those URLs and
+   * hands every other request to the browser's own `fetch` unchanged. Other contexts (workers,
+   * iframes, `XMLHttpRequest`, `EventSource`) still go through the service worker. Default
+   * `true`; `false` leaves `globalThis.fetch` alone (`runtime.fetch` and `localFetch` still
+   * route `/v1` directly).
+   */
+  directFetch?: boolean;
   /** Give up waiting for `/v1/models` after this long. Default 30 s. */
   timeoutMs?: number;
   /** Starts the runtime worker (tests and embedders may substitute). */
@@ -44,8 +58,9 @@ export interface StartLocalRuntimeOptions extends RuntimeOptions {
 
 export interface LocalRuntime {
   /**
-   * `fetch` for `/v1`: straight to the runtime over a MessagePort in the leader tab (or a
-   * browser without service workers), through the service worker otherwise.
+   * `fetch` for `/v1`: straight to the runtime over a MessagePort — this tab's own port in
+   * the leader tab, one connected through the service worker in any other — never as a
+   * service worker fetch; every other URL goes to the network.
    */
   readonly fetch: typeof fetch;
   /** Whether this tab currently runs the runtime. */
@@ -75,7 +90,7 @@ export interface LocalRuntime {
  *   dangerouslyAllowBrowser: true, fetch: runtime.fetch });
  */
 export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}): Promise<LocalRuntime> {
-  const { assetBase, serviceWorkerUrl, timeoutMs, createWorker, ...given } = options;
+  const { assetBase, serviceWorkerUrl, timeoutMs, createWorker, directFetch, ...given } = options;
   const container = 'serviceWorker' in navigator ? navigator.serviceWorker : undefined;
   const peerLockName = newLockName(PEER_LOCK_PREFIX);
   const peerLock = holdLifetimeLock(peerLockName).then(() => peerLockName);
@@ -83,6 +98,17 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
   // The first answer of the runtime this tab runs (now or after taking over from another tab).
   let firstAnswer!: () => void;
   const answered = new Promise<void>((resolve) => (firstAnswer = resolve));
+
+  // This tab's own port in the leader tab; elsewhere one connected through the service worker.
+  const otherTabLinks = pageLinks({ controller: () => container?.controller ?? null, peerLock });
+  const networkFetch = globalThis.fetch.bind(globalThis);
+  const runtimeFetch = createRuntimeFetch({
+    link: async () => (host ? { link: await host.link() } : otherTabLinks()),
+    origin: location.origin,
+    fallback: networkFetch,
+  });
+  // Before any await: requests the page sends while the runtime starts are routed too.
+  const nativeFetch = directFetch === false ? networkFetch : routeApiFetch(runtimeFetch).bind(globalThis);
 
   // Listen before registering: a restarted SW may ask for a port at any time.
   container?.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -117,13 +143,8 @@ export async function startLocalRuntime(options: StartLocalRuntimeOptions = {}):
     return new Promise<never>(() => {});
   });
 
-  const runtimeFetch = createRuntimeFetch({
-    link: async () => host?.link(),
-    origin: location.origin,
-    controlled: () => container?.controller != null,
-  });
   // Through the SW when we have one: that is the path every other client uses.
-  const answering = waitUntilAnswering(container?.controller ? globalThis.fetch.bind(globalThis) : runtimeFetch, {
+  const answering = waitUntilAnswering(container?.controller ? nativeFetch : runtimeFetch, {
     timeoutMs: timeoutMs ?? 30_000,
   }).then(
     (): LocalRuntime => ({

@@ -66,7 +66,7 @@ const control: RuntimeControl = {
   },
   async connect(port: MessagePort) {
     await lockHeld;
-    serveRequests(port, handle, peers, sockets);
+    serveRequests(port, handle, { peers, sockets, runtimeLock });
     return runtimeLock;
   },
 };

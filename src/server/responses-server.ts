@@ -32,6 +32,7 @@ import { addConversationItems, deleteConversationItem, listConversationItems, re
 import { listInputItems } from './routes/list-input-items';
 import { listModels, retrieveModel } from './routes/models';
 import { cancelResponse, deleteResponse, retrieveResponse } from './routes/response-by-id';
+import { connectionDeadline } from '../protocol/connection-deadline';
 import { modelTable, type ServerState } from './state/server-state';
 import { Codes } from '../shared/error-codes';
 import type { KeyStore } from '../ports/key-store';
@@ -130,7 +131,7 @@ const ROUTES: Route[] = [
   {
     pattern: /^\/v1\/responses\/([^/]+)$/,
     methods: {
-      GET: (s, r, u, [id]) => retrieveResponse(s, id!, u, r.signal),
+      GET: (s, r, u, [id]) => retrieveResponse(s, id!, u, r.signal, connectionDeadline(r)),
       DELETE: (s, _r, _u, [id]) => deleteResponse(s, id!),
     },
     otherMethods: 'unknown_url',

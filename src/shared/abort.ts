@@ -5,13 +5,15 @@
  */
 
 /** Why a response (or any unit of work) was stopped. */
-export type StopReason = 'cancel' | 'delete' | 'disconnect' | 'shutdown';
+export type StopReason = 'cancel' | 'delete' | 'disconnect' | 'shutdown' | 'deadline';
 
 const STOP_MESSAGES: Record<StopReason, string> = {
   cancel: 'The response was cancelled.',
   delete: 'The response was deleted.',
   disconnect: 'The client went away.',
   shutdown: 'The local runtime is shutting down.',
+  // Only a response still waiting for its engine is stopped for this (`connection-deadline.ts` in server/routes/http).
+  deadline: 'The request waited behind other work and could not start before its connection would be cut; it was not run.',
 };
 
 /** The reason an AbortController is aborted with: an `AbortError` that says why. */

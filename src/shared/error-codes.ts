@@ -63,6 +63,18 @@ export const Codes = {
   runtimeError: 'runtime_error',
   runtimeUnavailable: 'runtime_unavailable',
   streamError: 'stream_error',
+  /**
+   * A request came through the service worker (whose fetches Chromium cuts after ~5 minutes)
+   * and waited behind other work until it could no longer start in time: a 503 with
+   * `Retry-After`, or a stream's `error` event; the request was not run and never will be.
+   */
+  queueTimeout: 'queue_timeout',
+  /**
+   * A response through the service worker would outlive its fetch (~5 minutes): a running
+   * foreground one was stopped (`incomplete`); a background one's stream ended and can be
+   * resumed (the message says how).
+   */
+  connectionTimeLimit: 'connection_time_limit',
   engineError: 'engine_error',
   webgpuUnavailable: 'webgpu_unavailable',
   wasmUnsupported: 'wasm_unsupported',

@@ -7,7 +7,8 @@
  */
 import { holdLifetimeLock } from '../transport/lifetime-lock';
 import { newLockName, PEER_LOCK_PREFIX } from '../transport/lock-names';
-import { CLAIM_MESSAGE, OPEN_SOCKET_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE } from '../transport/sw-messages';
+import { CLAIM_MESSAGE, CONNECT_PAGE_MESSAGE, OPEN_SOCKET_MESSAGE, readPageMessage, RUNTIME_PORT_MESSAGE } from '../transport/sw-messages';
+import { passOnConnect } from './pass-on-connect';
 import { passOnSocket } from './pass-on-socket';
 import { refuseCrossSite } from './cross-site-guard';
 import { forwardToRuntime } from './forward-to-runtime';
@@ -33,6 +34,8 @@ self.addEventListener('message', (event) => {
   if (data?.type === CLAIM_MESSAGE) event.waitUntil(self.clients.claim());
   // A WebSocket connection of a tab that does not run the runtime (its frames bypass this worker).
   if (data?.type === OPEN_SOCKET_MESSAGE) event.waitUntil(passOnSocket(data.open, connection, appUrl));
+  // A tab that does not run the runtime asks for a port of its own (its requests then bypass this worker).
+  if (data?.type === CONNECT_PAGE_MESSAGE) event.waitUntil(passOnConnect(data.connect, connection, appUrl));
 });
 
 /**

@@ -52,9 +52,11 @@ export function tooLargeResponse(request: Request): Response {
 
 /**
  * {@link fetchOverPort} for a request already read into wire form. The body is copied,
- * not transferred, so the same `wire` can be sent again to another runtime.
+ * not transferred, so the same `wire` can be sent again to another runtime. `deadline`
+ * (epoch ms): when the requester's own connection will be cut (a service worker's fetch);
+ * the runtime is told the time left, so that it answers before.
  */
-export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal: AbortSignal): Promise<PortResponse> {
+export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal: AbortSignal, deadline?: number): Promise<PortResponse> {
   signal.throwIfAborted();
   if (link.gone.aborted) throw new RuntimeGoneError('The runtime is gone.', false);
   const { port1: mine, port2: theirs } = new MessageChannel();
@@ -63,6 +65,7 @@ export async function sendOverPort(link: RuntimeLink, wire: WireRequest, signal:
     request: wire,
     peerLock: link.peerLock,
     reply: theirs,
+    ...(deadline !== undefined ? { deadlineMs: Math.max(0, deadline - Date.now()) } : {}),
   };
   link.port.postMessage(message, [theirs]);
 

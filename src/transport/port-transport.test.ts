@@ -4,7 +4,9 @@
  * Locks, the SW) are covered by test/e2e.
  */
 import { afterEach, expect, test } from 'vitest';
-import { fetchOverPort, RuntimeGoneError, type RuntimeLink } from './port-fetch';
+import { fetchOverPort, RuntimeGoneError, sendOverPort, toWire, type RuntimeLink } from './port-fetch';
+import { CONNECTION_DEADLINE_HEADER } from '../protocol/connection-deadline';
+import type { ConnectMessage } from './wire';
 import { PeerWatch, serveRequests, type RequestHandler } from './serve-requests';
 
 const ports: MessagePort[] = [];
@@ -18,7 +20,7 @@ function connect(handler: RequestHandler) {
   ports.push(port1, port2);
   let killPeer!: () => void;
   const peerDead = new Promise<void>((resolve) => (killPeer = resolve));
-  serveRequests(port1, handler, new PeerWatch(() => peerDead));
+  serveRequests(port1, handler, { peers: new PeerWatch(() => peerDead) });
   const gone = new AbortController();
   const link: RuntimeLink = { port: port2, peerLock: 'peer-1', gone: gone.signal };
   return { link, killPeer, killRuntime: () => gone.abort() };
@@ -168,4 +170,47 @@ test('chunks queued together cross as one message', async () => {
   for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(new TextDecoder().decode(r.value));
   expect(chunks.join('')).toBe(Array.from({ length: 100 }, (_, i) => `${i},`).join(''));
   expect(chunks.length).toBeLessThan(10);
+});
+
+test('the connection deadline reaches the server only from the transport: a requester cannot set it, the service worker budget does', async () => {
+  const seen: (string | null)[] = [];
+  const { link } = connect(async (request) => {
+    seen.push(request.headers.get(CONNECTION_DEADLINE_HEADER));
+    return new Response('ok');
+  });
+  const forged = new Request('http://local/v1/models', { headers: { [CONNECTION_DEADLINE_HEADER]: '5' } });
+  await (await fetchOverPort(link, forged)).response.text();
+  const wire = (await toWire(new Request('http://local/v1/models')))!;
+  await (await sendOverPort(link, wire, new AbortController().signal, Date.now() + 60_000)).response.text();
+  expect(seen[0]).toBeNull();
+  expect(Number(seen[1])).toBeGreaterThan(59_000);
+  expect(Number(seen[1])).toBeLessThanOrEqual(60_000);
+});
+
+test('a page connected through a runtime port gets a port of its own: told the runtime lock, served on it, closed when the page dies', async () => {
+  const { port1: runtimeSide, port2: swSide } = new MessageChannel();
+  ports.push(runtimeSide, swSide);
+  let pageDies!: () => void;
+  const pageDead = new Promise<void>((resolve) => (pageDies = resolve));
+  serveRequests(runtimeSide, async (request) => new Response(`served ${new URL(request.url).pathname}`), {
+    peers: new PeerWatch((lock) => (lock === 'page-1' ? pageDead : new Promise(() => {}))),
+    runtimeLock: 'runtime-1',
+  });
+  const { port1: page, port2: pagesOther } = new MessageChannel();
+  ports.push(page);
+  const connected = new Promise<unknown>((resolve) => (page.onmessage = (event) => resolve(event.data)));
+  swSide.postMessage({ type: 'connect', port: pagesOther, peerLock: 'page-1' } satisfies ConnectMessage, [pagesOther]);
+  expect(await connected).toEqual({ type: 'connected', runtimeLock: 'runtime-1' });
+  page.onmessage = null;
+  const gone = new AbortController();
+  const { response } = await fetchOverPort({ port: page, peerLock: 'page-1', gone: gone.signal }, new Request('http://local/v1/models'));
+  expect(await response.text()).toBe('served /v1/models');
+  // The page dies: its port is closed in the runtime, so a later request is never answered.
+  pageDies();
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const late = fetchOverPort({ port: page, peerLock: 'page-1', gone: gone.signal }, new Request('http://local/v1/models'));
+  const outcome = await Promise.race([late.then(() => 'answered'), new Promise((resolve) => setTimeout(() => resolve('unanswered'), 100))]);
+  expect(outcome).toBe('unanswered');
+  gone.abort();
+  await late.catch(() => {});
 });

@@ -1,38 +1,65 @@
 import { pacedBatches } from '../shared/paced-batches';
 import { whenLockReleased } from './lifetime-lock';
 import { transportError } from './transport-error';
-import type { HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
+import type { ConnectedMessage, ConnectMessage, HeadMessage, ReplyMessage, RequestMessage, WireRequest } from './wire';
+import { CONNECTION_DEADLINE_HEADER } from '../protocol/connection-deadline';
 import { Codes } from '../shared/error-codes';
 import { serveSocket, type SocketService } from './serve-sockets';
 import type { SocketOpenMessage } from './socket-wire';
 
 export type RequestHandler = (request: Request) => Promise<Response>;
 
+export interface ServeOptions {
+  /** Who is alive among the requesters (one watch per runtime, shared by its ports). */
+  peers?: PeerWatch;
+  /** WebSocket connections opened on the port (`serve-sockets.ts`). */
+  sockets?: SocketService;
+  /** This runtime's lifetime lock, told to a page that connects a port of its own. */
+  runtimeLock?: string;
+}
+
 /**
  * Runtime side of the transport: answers every {@link RequestMessage} arriving on `port`
  * with `handler`. Each request gets an AbortSignal that fires when the requester cancels
  * the body, sends `cancel`, or dies (its peer lock is released) — so the server stops a
  * stream nobody reads, exactly as it would on an HTTP disconnect. With `sockets`, WebSocket
- * connections opened on `port` are served too (`serve-sockets.ts`).
+ * connections opened on `port` are served too (`serve-sockets.ts`); with `runtimeLock`, a
+ * {@link ConnectMessage} (a page's own port, passed on by the service worker) is served as
+ * one more port. `owner`: the lifetime lock of the one requester of `port`, when known before
+ * its first request (a connected page's).
  */
-export function serveRequests(port: MessagePort, handler: RequestHandler, peers = new PeerWatch(), sockets?: SocketService): void {
+export function serveRequests(port: MessagePort, handler: RequestHandler, options: ServeOptions = {}, owner?: string): void {
+  const peers = options.peers ?? new PeerWatch();
+  const shared: ServeOptions = { ...options, peers };
   let owned = false;
-  port.onmessage = (event: MessageEvent<RequestMessage | SocketOpenMessage>) => {
+  // Each port serves one requester (an SW instance or a page): close it when that one
+  // dies, or every SW restart (every closed tab) would leave a port behind in the runtime.
+  const claim = (peerLock: string) => {
+    if (owned) return;
+    owned = true;
+    const requester = new AbortController();
+    requester.signal.addEventListener('abort', () => port.close(), { once: true });
+    peers.track(peerLock, requester);
+  };
+  if (owner !== undefined) claim(owner);
+  port.onmessage = (event: MessageEvent<RequestMessage | SocketOpenMessage | ConnectMessage>) => {
     // A WebSocket connection (its frames then travel on its own channel). It says nothing of
     // who holds this port: the service worker passes on the connections of other pages.
     if (event.data?.type === 'socket') {
-      if (sockets && event.data.channel instanceof MessagePort) void serveSocket(event.data, sockets, peers);
+      if (shared.sockets && event.data.channel instanceof MessagePort) void serveSocket(event.data, shared.sockets, peers);
+      return;
+    }
+    // A page's own port, passed on by the service worker (which does not own it either).
+    if (event.data?.type === 'connect') {
+      const { port: pagePort, peerLock } = event.data;
+      if (!(pagePort instanceof MessagePort) || typeof peerLock !== 'string' || shared.runtimeLock === undefined) return;
+      serveRequests(pagePort, handler, shared, peerLock);
+      const connected: ConnectedMessage = { type: 'connected', runtimeLock: shared.runtimeLock };
+      pagePort.postMessage(connected);
       return;
     }
     if (event.data?.type !== 'request') return;
-    if (!owned) {
-      // Each port serves one requester (an SW instance or a page): close it when that one
-      // dies, or every SW restart would leave a port behind in the runtime.
-      owned = true;
-      const requester = new AbortController();
-      requester.signal.addEventListener('abort', () => port.close(), { once: true });
-      peers.track(event.data.peerLock, requester);
-    }
+    claim(event.data.peerLock);
     void serveOne(event.data, handler, peers);
   };
 }
@@ -77,7 +104,7 @@ async function serveOne(message: RequestMessage, handler: RequestHandler, peers:
 
   let response: Response;
   try {
-    response = await handler(toRequest(message.request, controller.signal));
+    response = await handler(toRequest(message.request, message.deadlineMs, controller.signal));
   } catch (error) {
     // The server maps its own errors to HTTP; reaching here means it threw outright.
     post({ type: 'fail', error: transportError(Codes.runtimeError, describe(error)) });
@@ -144,8 +171,15 @@ function join(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function toRequest(wire: WireRequest, signal: AbortSignal): Request {
-  return new Request(wire.url, { method: wire.method, headers: wire.headers, body: wire.body, signal });
+/**
+ * The server's Request. The connection deadline is the transport's to say: a header of that
+ * name from the requester is dropped, and set again only from the service worker's budget.
+ */
+function toRequest(wire: WireRequest, deadlineMs: number | undefined, signal: AbortSignal): Request {
+  const headers = new Headers(wire.headers);
+  headers.delete(CONNECTION_DEADLINE_HEADER);
+  if (typeof deadlineMs === 'number' && Number.isFinite(deadlineMs)) headers.set(CONNECTION_DEADLINE_HEADER, String(Math.max(0, Math.round(deadlineMs))));
+  return new Request(wire.url, { method: wire.method, headers, body: wire.body, signal });
 }
 
 function describe(error: unknown): string {

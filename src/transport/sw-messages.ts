@@ -5,6 +5,7 @@
  * `message` events carry whatever a page of the origin posts.
  */
 import type { SocketOpenMessage } from './socket-wire';
+import type { ConnectMessage } from './wire';
 
 /** Leader page → service worker: here is a port to the runtime. */
 export interface RuntimePortMessage {
@@ -44,13 +45,22 @@ export interface OpenSocketMessage {
   open: SocketOpenMessage;
 }
 
+/**
+ * Page → service worker: pass `connect` on over your runtime port, so that this page (which
+ * does not run the runtime) gets a port of its own and its `/v1` requests bypass you.
+ */
+export interface ConnectPageMessage {
+  type: 'local-responses/connect';
+  connect: ConnectMessage;
+}
+
 /** Service worker → pages: where keeping the deferred files offline stands (`status` is an `OfflineFilesStatus`). */
 export interface OfflineFilesMessage {
   type: 'local-responses/offline-files';
   status: unknown;
 }
 
-export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage | CacheOfflineFilesMessage | OpenSocketMessage;
+export type PageToSwMessage = RuntimePortMessage | ClaimMessage | SkipWaitingMessage | CacheOfflineFilesMessage | OpenSocketMessage | ConnectPageMessage;
 
 export const RUNTIME_PORT_MESSAGE: RuntimePortMessage['type'] = 'local-responses/runtime-port';
 export const PORT_WANTED_MESSAGE: PortWantedMessage['type'] = 'local-responses/port-wanted';
@@ -59,6 +69,7 @@ export const SKIP_WAITING_MESSAGE: SkipWaitingMessage['type'] = 'local-responses
 export const CACHE_OFFLINE_FILES_MESSAGE: CacheOfflineFilesMessage['type'] = 'local-responses/cache-offline-files';
 export const OFFLINE_FILES_MESSAGE: OfflineFilesMessage['type'] = 'local-responses/offline-files';
 export const OPEN_SOCKET_MESSAGE: OpenSocketMessage['type'] = 'local-responses/open-socket';
+export const CONNECT_PAGE_MESSAGE: ConnectPageMessage['type'] = 'local-responses/connect';
 
 /** What a page posted to the service worker, or null when it is none of ours (or malformed). */
 export function readPageMessage(data: unknown): PageToSwMessage | null {
@@ -77,6 +88,11 @@ export function readPageMessage(data: unknown): PageToSwMessage | null {
       if (typeof open !== 'object' || open === null || !(open.channel instanceof MessagePort)) return null;
       if (typeof open.url !== 'string' || typeof open.peerLock !== 'string' || !isHeaderList(open.headers)) return null;
       return { type: OPEN_SOCKET_MESSAGE, open: { type: 'socket', url: open.url, headers: open.headers, peerLock: open.peerLock, channel: open.channel } };
+    }
+    case CONNECT_PAGE_MESSAGE: {
+      const connect = message.connect as Partial<ConnectMessage> | null;
+      if (typeof connect !== 'object' || connect === null || !(connect.port instanceof MessagePort) || typeof connect.peerLock !== 'string') return null;
+      return { type: CONNECT_PAGE_MESSAGE, connect: { type: 'connect', port: connect.port, peerLock: connect.peerLock } };
     }
     default:
       return null;

@@ -34,6 +34,13 @@ export interface RequestMessage {
   type: 'request';
   request: WireRequest;
   /**
+   * Milliseconds the requester can wait for the whole answer: the service worker's budget
+   * before the browser cuts its fetch (`sw/fetch-deadline.ts`). The runtime hands it to the
+   * server as the `CONNECTION_DEADLINE_HEADER` (protocol/connection-deadline.ts), which no
+   * requester can set itself. Absent for a page's own requests, which no such limit cuts.
+   */
+  deadlineMs?: number;
+  /**
    * Name of a Web Lock the requester holds for as long as it lives. The runtime waits on
    * it: when it is granted the requester is gone (SW stopped, tab closed), and every
    * request it made is aborted. MessagePorts give no such signal in Chromium: a
@@ -82,6 +89,32 @@ export interface FailMessage {
 /** Requester → runtime: the consumer went away; abort the request. */
 export interface CancelMessage {
   type: 'cancel';
+}
+
+/**
+ * Page → runtime, passed on by the service worker over its runtime port: serve requests on
+ * `port` for me from now on. A page that does not run the runtime gets a link of its own
+ * this way, so its requests never go through the service worker (whose fetches the browser
+ * cuts after ~5 minutes). The runtime answers on `port` with {@link ConnectedMessage}; the
+ * service worker, when it has no runtime to pass it to, with {@link ConnectRefusedMessage}.
+ */
+export interface ConnectMessage {
+  type: 'connect';
+  port: MessagePort;
+  /** The page's lifetime lock: the port is closed when the page is gone. */
+  peerLock: string;
+}
+
+/** Runtime → page on a connected port: requests are served on it; the runtime lives as long as `runtimeLock` is held. */
+export interface ConnectedMessage {
+  type: 'connected';
+  runtimeLock: string;
+}
+
+/** Service worker → page on the port it could not pass on: no runtime is running. */
+export interface ConnectRefusedMessage {
+  type: 'refused';
+  error: TransportErrorData;
 }
 
 export type ReplyMessage = AcceptedMessage | HeadMessage | ChunkMessage | EndMessage | FailMessage;

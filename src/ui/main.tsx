@@ -28,6 +28,9 @@ import './styles.css';
 // mirror, the search provider, private-network access, limits and the chosen model come
 // from the app's settings (or storage a test sets before load), never from a link.
 const testModels = import.meta.env.DEV || new URLSearchParams(location.search).has('test-models');
+// The browser's own fetch, before startLocalRuntime routes `/v1` past the service worker:
+// the tests' SDK that goes through the service worker (window.swSdk) uses it.
+const browserFetch = globalThis.fetch.bind(globalThis);
 
 // WebSocket mode for any script of the origin: `new WebSocket(location.origin.replace(/^http/, 'ws') + '/v1/responses')`
 // reaches the runtime (any other URL gets the browser's own WebSocket).
@@ -46,7 +49,7 @@ const started = settings.ready
     return startLocalRuntime({ testModels, tools, retention, cpuEngine });
   })
   .then(async (runtime) => {
-    if (testModels) await installTestHooks(runtime);
+    if (testModels) await installTestHooks(runtime, browserFetch);
     return runtime;
   });
 started.catch(() => {}); // shown by <Root> once it mounts; not an unhandled rejection

@@ -30,7 +30,9 @@ const worker = new Worker(new URL('./bench-worker.ts', import.meta.url), { type:
 const bench = Comlink.wrap<BenchWorker>(worker);
 const modelBase = new URLSearchParams(location.search).get('model-base');
 
-Promise.all([startLocalRuntime({ testModels: true, cpuEngine }).then(installTestHooks), bench.start(modelBase ? { modelBase } : {})]).then(
+// The browser's own fetch (window.swSdk: `/v1` through the service worker), taken before startLocalRuntime routes `/v1`.
+const browserFetch = globalThis.fetch.bind(globalThis);
+Promise.all([startLocalRuntime({ testModels: true, cpuEngine }).then((runtime) => installTestHooks(runtime, browserFetch)), bench.start(modelBase ? { modelBase } : {})]).then(
   () => {
     window.bench = bench;
     document.body.dataset.bench = 'ready';

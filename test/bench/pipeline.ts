@@ -43,7 +43,7 @@ function runPath(page: Page, path: PathName): Promise<Timing> {
       if (path === 'worker') return window.bench!.streamDirect(body);
       const t0 = performance.now();
       if (path === 'sdk·sw') {
-        const stream = await window.sdk!.responses.create(JSON.parse(body) as ResponseCreateParamsStreaming);
+        const stream = await window.swSdk!.responses.create(JSON.parse(body) as ResponseCreateParamsStreaming);
         let firstByteMs = -1;
         let deltas = 0;
         for await (const event of stream) {
@@ -52,7 +52,7 @@ function runPath(page: Page, path: PathName): Promise<Timing> {
         }
         return { firstByteMs, totalMs: performance.now() - t0, deltas };
       }
-      const fetchFn = path === 'fetch·sw' ? fetch : runtime.fetch;
+      const fetchFn = path === 'fetch·sw' ? window.browserFetch! : runtime.fetch;
       const response = await fetchFn(`${location.origin}/v1/responses`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

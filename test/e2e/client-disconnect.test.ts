@@ -61,7 +61,7 @@ test('a stopped service worker counts as a disconnect for a foreground stream', 
     w.foreground = state;
     void (async () => {
       try {
-        const stream = await w.sdk!.responses.create({ model: 'test-scripted', input, stream: true });
+        const stream = await w.swSdk!.responses.create({ model: 'test-scripted', input, stream: true });
         for await (const event of stream) {
           if (event.type === 'response.created') state.id = event.response.id;
           if (event.type === 'response.output_text.delta') state.deltas++;

@@ -24,7 +24,8 @@ test('first visit: the page is controlled and /v1/models answers without a reloa
   await page.locator('[data-runtime-state="ready"]').waitFor();
 
   const result = await page.evaluate(async () => {
-    const response = await fetch('/v1/models');
+    // Through the service worker (the page's own fetch would go straight to the runtime).
+    const response = await window.browserFetch!('/v1/models');
     return {
       controlled: navigator.serviceWorker.controller !== null,
       status: response.status,
@@ -51,7 +52,7 @@ test('a hard reload (bypassing the SW) still ends up controlled and answering', 
   await waitForRuntime(page);
   const result = await page.evaluate(async () => ({
     controlled: navigator.serviceWorker.controller !== null,
-    status: (await fetch('/v1/models')).status,
+    status: (await window.browserFetch!('/v1/models')).status,
   }));
   expect(result).toEqual({ controlled: true, status: 200 });
   await context.close();

@@ -57,12 +57,27 @@ describe('the example app, installed from the packed package', () => {
   });
   afterAll(() => context?.close());
 
-  test('the SDK streams a response through the app’s own service worker', async () => {
+  test('the SDK streams a response straight to the runtime; a page without the runtime code reaches /v1 through the app’s own service worker', async () => {
     const worker = await first.evaluate(() => navigator.serviceWorker.controller?.scriptURL);
     expect(worker).toBe(`${example.origin}/sw.js`);
-    // Plain fetch from the page: only the example's worker can answer /v1 on this origin.
+    // The SDK on the page's plain fetch, which startLocalRuntime routes straight to the runtime.
     expect(await streamAnswer(first, 'hello from the example')).toBe('You said: hello from the example');
     expect(await first.evaluate(() => window.example!.runtime.isLeader())).toBe(true);
+    // A page of the origin that does not start the runtime: only the example's worker can answer /v1 there.
+    const about = await context.newPage();
+    await about.goto(`${example.origin}/about.html`);
+    const viaWorker = await about.evaluate(async (model) => {
+      const response = await fetch('/v1/responses', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, input: 'through the worker', stream: true }),
+      });
+      return { controlled: navigator.serviceWorker.controller !== null, status: response.status, body: await response.text() };
+    }, await first.evaluate(() => window.example!.model));
+    await about.close();
+    expect(viaWorker).toMatchObject({ controlled: true, status: 200 });
+    expect(viaWorker.body).toContain('event: response.completed');
+    expect(viaWorker.body).toContain('You said: through the worker'); // the completed response's text
   });
 
   test('the app is cross-origin isolated (its server and its worker send COOP/COEP), and the runtime says so', async () => {

@@ -33,7 +33,7 @@ test('SW stopped mid-stream: next request works and the stream resumes with exac
     void (async () => {
       try {
         const input = JSON.stringify({ script, delay_ms: 15 });
-        const stream = await w.sdk!.responses.create({ model: 'test-scripted', input, background: true, stream: true });
+        const stream = await w.swSdk!.responses.create({ model: 'test-scripted', input, background: true, stream: true });
         for await (const event of stream) {
           if (event.type === 'response.created') reading.id = event.response.id;
           reading.events.push({
@@ -58,7 +58,7 @@ test('SW stopped mid-stream: next request works and the stream resumes with exac
   expect(before.events.at(-1)?.type).not.toBe('response.completed');
 
   // A fresh SW starts, asks the leader tab for a port, and serves.
-  const models = await page.evaluate(async () => (await window.sdk!.models.list()).data.map((m) => m.id));
+  const models = await page.evaluate(async () => (await window.swSdk!.models.list()).data.map((m) => m.id));
   expect(models).toContain('test-scripted');
 
   const last = before.events.at(-1)!.sequence_number;

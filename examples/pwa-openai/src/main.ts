@@ -1,7 +1,9 @@
 /**
  * The page: start (or join) the local runtime, then use the `openai` SDK as with any
  * Responses API. Two clients, to show both paths:
- * - `client`: plain `fetch`, answered by this app's own service worker (src/sw.ts);
+ * - `client`: plain `fetch`, which `startLocalRuntime` routes straight to the runtime for
+ *   `/v1` (its `directFetch` option; other code of the origin, such as a worker or a page
+ *   that does not start the runtime, is answered by this app's own service worker, src/sw.ts);
  * - `localClient`: `fetch: localFetch`, which needs no service worker at all.
  */
 import OpenAI from 'openai';

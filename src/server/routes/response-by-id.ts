@@ -6,8 +6,10 @@ import { presentSnapshot, presentStream, type Presentation } from '../output/pre
 import { cancelRun, currentResponse, deleteRun, responseEvents, responseNotFound } from '../run/response-events';
 import type { ServerState } from '../state/server-state';
 import { sseResponse } from './http/sse-body';
+import { deadlineMessages, errorEvent, untilDeadline } from './http/connection-deadline';
 
-export async function retrieveResponse(state: ServerState, id: string, url: URL, signal: AbortSignal): Promise<Response> {
+/** `deadline`: when the connection will be cut (`protocol/connection-deadline.ts`); a replay stream ends before it, saying how to resume. */
+export async function retrieveResponse(state: ServerState, id: string, url: URL, signal: AbortSignal, deadline: number | null = null): Promise<Response> {
   const stream = url.searchParams.get('stream');
   if (stream !== null && stream !== 'true' && stream !== 'false')
     throw invalidRequest(`Invalid value for 'stream': expected 'true' or 'false', got '${stream}'.`, 'stream', Codes.invalidValue);
@@ -19,7 +21,14 @@ export async function retrieveResponse(state: ServerState, id: string, url: URL,
   const after = rawAfter === null ? -1 : Number(rawAfter);
   if (!Number.isInteger(after) || after < -1)
     throw invalidRequest(`Invalid 'starting_after': expected a non-negative integer, got '${rawAfter}'.`, 'starting_after', Codes.invalidValue);
-  return sseResponse(presentStream(await responseEvents(state, response, after, signal), presentation));
+  const events = presentStream(await responseEvents(state, response, after, signal), presentation);
+  return sseResponse(
+    untilDeadline(events, deadline, (sent) => {
+      const last = Math.max(sent, after);
+      const status = state.runs.get(id)?.snapshot().status ?? response.status;
+      return errorEvent(last + 1, Codes.connectionTimeLimit, deadlineMessages.resume(id, status, last));
+    }),
+  );
 }
 
 export async function deleteResponse(state: ServerState, id: string): Promise<Response> {

@@ -204,6 +204,8 @@ export class ResponseRun implements RunningResponse {
         return { status: 'incomplete', stopped: true };
       case 'delete':
         return { status: 'cancelled', deleted: true, stopped: true };
+      case 'deadline':
+        return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: new Stopped('deadline').message }, stopped: true };
       default:
         return { status: 'failed', error: { code: Codes.serverError, type: 'server_error', param: null, message: INTERRUPTED }, stopped: true };
     }

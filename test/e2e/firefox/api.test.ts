@@ -1,6 +1,8 @@
 /**
- * The Responses API in Firefox, as an app of the origin calls it: the real `openai` SDK in
- * the page (and plain `fetch` with string and Blob bodies) → Firefox's service worker →
+ * The Responses API in Firefox, as code of the origin calls it when it is not routed past the
+ * service worker: the real `openai` SDK on the browser's own fetch (`window.swSdk`; the
+ * page's global fetch goes straight to the runtime), and `window.browserFetch` with string
+ * and Blob bodies → Firefox's service worker →
  * MessagePort → runtime worker → server. Firefox has no `Request.body`, so every request
  * that carries a body goes through the bounded Blob path (src/shared/read-request-body.ts)
  * twice: at the service worker edge and in the server.
@@ -32,10 +34,10 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
 
   test('create (plain) through the SDK, and by fetch with a string and a Blob body', async () => {
     const result = await page.evaluate(async () => {
-      const sdk = window.sdk!;
+      const sdk = window.swSdk!;
       const viaSdk = await sdk.responses.create({ model: 'test-scripted', input: 'hello from firefox' });
       const post = async (body: BodyInit) => {
-        const r = await fetch('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const r = await window.browserFetch!('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
         return { status: r.status, text: ((await r.json()) as { output_text?: string }).output_text };
       };
       const json = (input: string) => JSON.stringify({ model: 'test-scripted', input });
@@ -55,7 +57,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
   test('a body over 16 MiB is a 413 in OpenAI’s shape', async () => {
     const result = await page.evaluate(async () => {
       const body = new Blob([`{"model":"test-scripted","input":"${'x'.repeat(16 * 1024 * 1024)}"}`]);
-      const r = await fetch('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      const r = await window.browserFetch!('/v1/responses', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       return { status: r.status, body: (await r.json()) as unknown };
     });
     expect(result).toMatchObject({ status: 413, body: { error: { code: 'request_too_large', type: 'invalid_request_error' } } });
@@ -64,7 +66,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
   test('create (streaming): the deltas arrive as they are generated', async () => {
     const result = await page.evaluate(async () => {
       const input = JSON.stringify({ script: 'one two three four five six', delay_ms: 30 });
-      const stream = await window.sdk!.responses.create({ model: 'test-scripted', input, stream: true });
+      const stream = await window.swSdk!.responses.create({ model: 'test-scripted', input, stream: true });
       const deltas: { text: string; at: number }[] = [];
       const types: string[] = [];
       for await (const event of stream) {
@@ -82,7 +84,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
 
   test('background: resumed as a stream after event n, then completes and is retrievable', async () => {
     const result = await page.evaluate(async () => {
-      const sdk = window.sdk!;
+      const sdk = window.swSdk!;
       const input = JSON.stringify({ script: 'alpha beta gamma delta', delay_ms: 40 });
       const created = await sdk.responses.create({ model: 'test-scripted', input, background: true, stream: true });
       // Read a few events, then drop the stream as a lost connection would.
@@ -111,7 +113,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
 
   test('cancel: a running background response is cancelled and stays so', async () => {
     const result = await page.evaluate(async () => {
-      const sdk = window.sdk!;
+      const sdk = window.swSdk!;
       const input = JSON.stringify({ script: 'x'.repeat(2000), delay_ms: 20 });
       const created = await sdk.responses.create({ model: 'test-scripted', input, background: true });
       const cancelled = await sdk.responses.cancel(created.id);
@@ -125,7 +127,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
 
   test('a client that goes away stops its foreground stream in the runtime: the response ends incomplete', async () => {
     const status = await page.evaluate(async () => {
-      const sdk = window.sdk!;
+      const sdk = window.swSdk!;
       const controller = new AbortController();
       const input = JSON.stringify({ script: 'z'.repeat(4000), delay_ms: 10 });
       const stream = await sdk.responses.create({ model: 'test-scripted', input, stream: true }, { signal: controller.signal });
@@ -151,7 +153,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
 
   test('conversations: created empty and with items, turns append to it, metadata updated, deleted', async () => {
     const result = await page.evaluate(async () => {
-      const sdk = window.sdk!;
+      const sdk = window.swSdk!;
       const empty = await sdk.conversations.create();
       const conv = await sdk.conversations.create({ items: [{ type: 'message', role: 'user', content: 'first' }], metadata: { topic: 'firefox' } });
       const turn = await sdk.responses.create({ model: 'test-scripted', conversation: conv.id, input: 'second' });
@@ -164,7 +166,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
   });
 
   test('WebGPU: /v1/local/status says Firefox on Linux has none and what to use instead; the CPU engine runs, on every core', async () => {
-    const status = await page.evaluate(async () => (await (await fetch('/v1/local/status')).json()) as { gpu: { usable: boolean; reason: string }; cpu: { usable: boolean; threads: number }; isolation: { crossOriginIsolated: boolean } });
+    const status = await page.evaluate(async () => (await (await window.browserFetch!('/v1/local/status')).json()) as { gpu: { usable: boolean; reason: string }; cpu: { usable: boolean; threads: number }; isolation: { crossOriginIsolated: boolean } });
     expect(status.gpu.usable).toBe(false);
     if (process.platform === 'linux') expect(status.gpu.reason).toMatch(/^Firefox on Linux does not provide WebGPU yet .* The CPU models work here; for the GPU models, open this app in Chrome or Edge/);
     expect(status.cpu.usable).toBe(true);
@@ -172,12 +174,29 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
     expect(status.cpu.threads).toBe(await page.evaluate(() => navigator.hardwareConcurrency));
   });
 
+  test('the page’s own fetch (window.sdk) goes straight to the runtime: in this tab, and in a second one over a port connected through the service worker', async () => {
+    const second = await openAppInFirefox(e2e.browser, e2e.app.origin);
+    try {
+      const direct = (p: Page) =>
+        p.evaluate(async () => {
+          const r = await window.sdk!.responses.create({ model: 'test-scripted', input: 'straight to the runtime', stream: true });
+          let text = '';
+          for await (const event of r) if (event.type === 'response.output_text.delta') text += event.delta;
+          return { text, routed: fetch !== window.browserFetch, leader: window.localRuntime!.isLeader() };
+        });
+      expect(await direct(page)).toEqual({ text: 'You said: straight to the runtime', routed: true, leader: true });
+      expect(await direct(second)).toEqual({ text: 'You said: straight to the runtime', routed: true, leader: false });
+    } finally {
+      await second.close();
+    }
+  });
+
   test('a second tab shares the one runtime (Web Locks) and reaches it through the service worker', async () => {
     const second = await openAppInFirefox(e2e.browser, e2e.app.origin);
     try {
       const seen = await second.evaluate(async () => {
         const { held = [] } = await navigator.locks.query();
-        const text = (await window.sdk!.responses.create({ model: 'test-scripted', input: 'from tab two' })).output_text;
+        const text = (await window.swSdk!.responses.create({ model: 'test-scripted', input: 'from tab two' })).output_text;
         return { leader: window.localRuntime!.isLeader(), runtimes: held.filter((l) => l.name?.startsWith('local-responses/runtime/')).length, text };
       });
       expect(seen).toEqual({ leader: false, runtimes: 1, text: 'You said: from tab two' });
@@ -217,7 +236,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
 
   test('Files and vector stores: a multipart upload (no Request.body here) is stored byte for byte, ingested and found', async () => {
     const result = await page.evaluate(async () => {
-      const sdk = window.sdk!;
+      const sdk = window.swSdk!;
       const text = 'The lighthouse keeper logs the tide at dawn.\n'.repeat(2000) + 'Pelicans migrate along the coast in spring.';
       const file = await sdk.files.create({ file: new File([text], 'notes.txt', { type: 'text/plain' }), purpose: 'assistants' });
       const back = await (await sdk.files.content(file.id)).text();
@@ -235,10 +254,10 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the Responses API throug
   });
 
   test('reload: stored responses are still there (IndexedDB in Firefox)', async () => {
-    const id = await page.evaluate(async () => (await window.sdk!.responses.create({ model: 'test-scripted', input: 'keep me' })).id);
+    const id = await page.evaluate(async () => (await window.swSdk!.responses.create({ model: 'test-scripted', input: 'keep me' })).id);
     await page.reload();
     await waitForRuntimeInFirefox(page);
-    expect(await page.evaluate(async (id) => (await window.sdk!.responses.retrieve(id)).output_text, id)).toBe('You said: keep me');
+    expect(await page.evaluate(async (id) => (await window.swSdk!.responses.retrieve(id)).output_text, id)).toBe('You said: keep me');
     expect(errors).toEqual([]);
   });
 });

@@ -49,7 +49,7 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the example app, install
     await Promise.all([browser?.close(), example?.close()]);
   });
 
-  test('the SDK streams a response through the app’s own service worker, in an isolated page', async () => {
+  test('the SDK streams a response in an isolated page; a page without the runtime code is answered by the app’s own service worker', async () => {
     const page = await openExample(browser, example.origin);
     const errors = pageErrors(page);
     const seen = await page.evaluate(async () => ({
@@ -62,6 +62,21 @@ describe.skipIf(!HAVE_FIREFOX)(HAVE_FIREFOX ? 'Firefox: the example app, install
     expect(await streamAnswer(page, 'hello from the example in firefox')).toBe('You said: hello from the example in firefox');
     expect(await streamAnswer(page, 'and through localFetch', true)).toBe('You said: and through localFetch');
     expect(errors).toEqual([]);
+    // The SDK's plain fetch went straight to the runtime (startLocalRuntime routes /v1); a page
+    // of the origin that does not start the runtime is answered by the example's own worker.
+    const about = await browser.newPage();
+    await about.goto(`${example.origin}/about.html`);
+    const viaWorker = await about.evaluate(async () => {
+      const response = await fetch('/v1/responses', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'test-scripted', input: 'through the worker in firefox', stream: true }),
+      });
+      return { controlled: navigator.serviceWorker.controller !== null, status: response.status, body: await response.text() };
+    });
+    await about.close();
+    expect(viaWorker).toMatchObject({ controlled: true, status: 200 });
+    expect(viaWorker.body).toContain('You said: through the worker in firefox');
     await page.close();
   });
 
