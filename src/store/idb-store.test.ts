@@ -168,23 +168,31 @@ test('a log of one-event rows (as written before batches) still replays, with re
   }
 });
 
-test('batches: each save or append is one row; a read from the middle of a batch starts inside it', async () => {
+test('batches: each append is one row, a read from the middle of a batch starts inside it; a finished background log is one row', async () => {
+  const { openDB } = await import('idb');
+  const db = await openDB(`store-test-${process.pid}-${n - 1}`);
   await store.create(response('bg', 'in_progress', null, true), []);
   await store.appendEvents('bg', [event(0), event(1), event(2)]);
   await store.appendEvents('bg', [event(3)]);
-  await store.save(response('bg', 'completed', 10, true), [event(4), event(5)]);
-  const { openDB } = await import('idb');
-  const db = await openDB(`store-test-${process.pid}-${n - 1}`);
+  await store.save(response('bg', 'in_progress', null, true), [event(4)]);
   expect(await db.count('events')).toBe(3);
+  const all = [0, 1, 2, 3, 4, 5];
+  for (const after of [-1, 0, 1, 2, 3]) expect((await store.events('bg', after)).map((e) => e.sequence_number)).toEqual(all.filter((s) => s > after && s < 5));
+  await store.save(response('bg', 'completed', 10, true), [event(5)]);
+  expect(await db.count('events')).toBe(1);
+  for (const after of [-1, 0, 1, 2, 3, 4, 5]) expect((await store.events('bg', after)).map((e) => e.sequence_number)).toEqual(all.filter((s) => s > after));
   db.close();
-  for (const after of [-1, 0, 1, 2, 3, 4, 5]) expect((await store.events('bg', after)).map((e) => e.sequence_number)).toEqual([0, 1, 2, 3, 4, 5].filter((s) => s > after));
 });
 
-test('a finished response that is not background drops its log with its final save; a background one keeps it', async () => {
+test('a terminal save with dropLog drops the log in its transaction; one without keeps it', async () => {
   await store.create(response('fg', 'in_progress'), []);
   await store.appendEvents('fg', [event(0), event(1)]);
-  expect(await store.events('fg', -1)).toHaveLength(2);
-  await store.save(response('fg', 'completed', 10), [event(2)]);
+  await store.save(response('fg', 'in_progress'), [event(2)], undefined, { dropLog: true }); // not terminal: kept
+  expect(await store.events('fg', -1)).toHaveLength(3);
+  await store.save(response('fg', 'completed', 10), [event(3)], undefined, { dropLog: true });
   expect(await store.events('fg', -1)).toEqual([]);
   expect(await store.get('fg')).toMatchObject({ status: 'completed' });
+  await store.create(response('kept', 'in_progress'), []);
+  await store.save(response('kept', 'completed', 10), [event(0)]);
+  expect(await store.events('kept', -1)).toHaveLength(1);
 });

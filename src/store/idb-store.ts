@@ -4,12 +4,13 @@ import type { StoredItem } from '../protocol/output-items';
 import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ConversationRow, type ResponseRow, type ResponsesDB, type ThreadKey } from './idb-schema';
-import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from '../ports/response-store';
+import type { Chain, ChainTurn, ConversationAppend, ResponseStore, SaveOptions, StoredSummary } from '../ports/response-store';
 import type { ItemPage, ItemPageQuery, StoredConversation } from '../ports/conversation-store';
 import type { UnreadableResponse } from '../ports/response-store';
 import { failUnfinished } from './idb-recovery';
 import { itemRange, logRange, row, threadItem, threadOf } from './idb-rows';
 import { eventRow, eventRowBytes, eventsAfter } from './event-rows';
+import { repackLog } from './idb-log-repack';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */
@@ -47,12 +48,9 @@ class IdbStore implements ResponseStore {
     ]);
   }
 
-  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void> {
+  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend, options: SaveOptions = {}): Promise<void> {
     const terminal = TERMINAL_STATUSES.has(response.status);
-    // Once finished, only a background response's stream can be retrieved again (as on
-    // OpenAI): any other response's log has served its purpose (its live readers and
-    // takeover recovery) and goes in this same transaction.
-    const dropLog = terminal && !response.background;
+    const dropLog = terminal && options.dropLog === true;
     // Compressed before the transaction opens: it would commit while a non-IndexedDB promise is awaited.
     const batch = !dropLog && events.length > 0 ? await eventRow(response.id, events) : null;
     const conversationId = terminal && append ? (response.conversation?.id ?? null) : null;
@@ -79,6 +77,7 @@ class IdbStore implements ResponseStore {
     if (dropLog) writes.push(tx.objectStore('events').delete(logRange(response.id)));
     if (batch) writes.push(tx.objectStore('events').put(batch));
     await Promise.all([...writes, tx.done]);
+    if (terminal && !dropLog) await repackLog(this.db, response.id);
   }
 
   async appendEvents(responseId: string, events: StreamEvent[]): Promise<void> {

@@ -159,10 +159,11 @@ function createResponses(page: Page, from: number, count: number): Promise<Recor
   );
 }
 
+const launch = () => chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
 
 test('storage benchmark', { timeout: 30 * 60_000 }, async () => {
-  context = await chromium.launchPersistentContext(profile, { executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  context = await launch();
   const page = await context.newPage();
   await page.goto(`${app.origin}/?test-models`);
   await waitForRuntime(page);
@@ -180,6 +181,16 @@ test('storage benchmark', { timeout: 30 * 60_000 }, async () => {
   context = null;
   const closedDisk = indexedDbDiskBytes(profile);
   if (process.env.BENCH_VERBOSE === '1') listIndexedDbFiles(profile);
+  // The same profile started again, the app opened (the runtime opens the database).
+  context = await launch();
+  const reopened = await context.newPage();
+  await reopened.goto(`${app.origin}/?test-models`);
+  await waitForRuntime(reopened);
+  await new Promise((resolve) => setTimeout(resolve, 5000));
+  const restarted = await snapshot(reopened);
+  await context.close();
+  context = null;
+  if (process.env.BENCH_VERBOSE === '1') listIndexedDbFiles(profile);
 
   console.log(`\nstorage benchmark: ${COUNT} short responses (${OUTPUT_CHARS} characters each) in ${seconds.toFixed(1)} s; ended: ${JSON.stringify(ended)}\n`);
   const stores = Object.keys(after.stores).filter((s) => after.stores[s]!.rows > 0 || (before.stores[s]?.rows ?? 0) > 0);
@@ -196,6 +207,7 @@ test('storage benchmark', { timeout: 30 * 60_000 }, async () => {
     'estimate (usageDetails.indexedDB)': after.estimate - before.estimate,
     'disk, browser running': after.disk - before.disk,
     'disk, browser closed': closedDisk - before.disk,
+    'estimate, after a restart': restarted.estimate - before.estimate,
   };
   console.table(Object.fromEntries(Object.entries(growth).map(([k, v]) => [k, { total: kb(v), 'per response': kb(v / COUNT) }])));
   const perResponse = Math.max(growth['estimate (usageDetails.indexedDB)'], growth['disk, browser closed']) / COUNT;

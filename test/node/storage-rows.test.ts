@@ -7,6 +7,7 @@
 import { openDB } from 'idb';
 import { afterEach, expect, test } from 'vitest';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { withOverrides } from '../fakes/store-overrides';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 
 const open: LocalClient[] = [];
@@ -85,4 +86,20 @@ test.each([
   expect(whole).toHaveLength(72); // as streamed, and response.queued
   if (live) expect(whole).toEqual(live);
   for (const after of [0, 5, 40, 70]) expect(await collect(await local.client.responses.retrieve(id, { stream: true, starting_after: after }))).toEqual(whole.filter((e) => e.sequence_number > after));
+});
+
+test('a background response flushed many times while it ran: one row once it has finished, the same events', async () => {
+  let flushes = 0;
+  const local = await localClient({
+    server: { flushMs: 5 },
+    wrapStore: (inner) => withOverrides(inner, { appendEvents: (id, events) => (flushes++, inner.appendEvents(id, events)) }),
+  });
+  open.push(local);
+  const live = await collect(await local.client.responses.create({ model: 'test-scripted', input: script(ANSWER, { delay_ms: 3 }), background: true, stream: true }));
+  const id = live[0]!.type === 'response.created' ? live[0]!.response.id : '';
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(flushes).toBeGreaterThan(5);
+  expect(await rowsOf(local)).toMatchObject({ responses: 1, items: 2, events: 1 });
+  expect(await collect(await local.client.responses.retrieve(id, { stream: true }))).toEqual(live);
+  expect(await collect(await local.client.responses.retrieve(id, { stream: true, starting_after: 30 }))).toEqual(live.slice(31));
 });

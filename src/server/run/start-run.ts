@@ -13,7 +13,7 @@ import { initialResponse } from './response-factory';
 import { ResponseRun } from './response-run';
 
 /** The run, and the response as it started (what a background create answers, before the run moves on). */
-export async function startRun(state: ServerState, prepared: PreparedRequest, plan: RunPlan): Promise<{ run: ResponseRun; started: ResponseObject }> {
+export async function startRun(state: ServerState, prepared: PreparedRequest, plan: RunPlan, options: { keepLog?: boolean } = {}): Promise<{ run: ResponseRun; started: ResponseObject }> {
   const { request, model, input } = prepared;
   const place = model.queue.reserve();
   const status = (request.background ?? false) || !place.first ? 'queued' : 'in_progress';
@@ -32,6 +32,7 @@ export async function startRun(state: ServerState, prepared: PreparedRequest, pl
     now: state.now,
     flushMs: state.flushMs,
     ...(state.files ? { files: state.files } : {}),
+    ...(options.keepLog ? { keepLog: true } : {}),
   });
   state.runs.set(run.id, run);
   void run.done
