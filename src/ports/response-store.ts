@@ -16,7 +16,7 @@ export interface StoredSummary {
   previous_response_id: string | null;
   /** The conversation the response belongs to (`conversation.id`), if any. */
   conversation_id: string | null;
-  /** Approximate bytes it takes: the response, its items and its event log, as JSON. */
+  /** Approximate bytes it takes: the response and its items as JSON, its event log as stored (compressed). */
   bytes: number;
 }
 
