@@ -18,7 +18,10 @@
  * Measured before and after, in a persistent profile (a fresh directory under the OS temp):
  *   estimate   `navigator.storage.estimate()`'s `usageDetails.indexedDB`
  *   disk       the bytes of every file under the profile whose path has `IndexedDB` in it,
- *              while the browser runs, and again after the browser has closed (what stays)
+ *              while the browser runs, and again after the browser has closed (what stays);
+ *              then the estimate once more after the profile is started again
+ *   (Chromium's LevelDB keeps the last ~3.4 MB written uncompressed in its log and the rest
+ *   compressed: a run short of that measures what was written, a longer one less.)
  *   rows       rows per object store of the runtime's database, and their values' size (as
  *              JSON, binary parts by their length): where the bytes go, not what the disk holds
  * One round of six is sent first, before "before", so the database and everything made lazily
