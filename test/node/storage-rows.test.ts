@@ -103,3 +103,31 @@ test('a background response flushed many times while it ran: one row once it has
   expect(await collect(await local.client.responses.retrieve(id, { stream: true }))).toEqual(live);
   expect(await collect(await local.client.responses.retrieve(id, { stream: true, starting_after: 30 }))).toEqual(live.slice(31));
 });
+
+test('a response continued the moment retrieve says it finished, while its final save is still being written: chain and conversation both wait for it', async () => {
+  // Final saves take 50 ms (a slow disk, a log being compressed).
+  const local = await localClient({
+    wrapStore: (inner) =>
+      withOverrides(inner, {
+        save: async (response, events, append, options) => {
+          if (response.status === 'completed') await new Promise((resolve) => setTimeout(resolve, 50));
+          return inner.save(response, events, append, options);
+        },
+      }),
+  });
+  open.push(local);
+  const until = async (id: string) => {
+    while ((await local.client.responses.retrieve(id)).status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 2));
+  };
+  const first = await local.client.responses.create({ model: 'test-scripted', input: 'one', background: true });
+  await until(first.id);
+  const next = await local.client.responses.create({ model: 'test-scripted', input: 'two', previous_response_id: first.id });
+  expect(next.output_text).toBe('You said: two');
+
+  const conversation = await local.client.conversations.create({});
+  const turn = await local.client.responses.create({ model: 'test-scripted', input: 'three', background: true, conversation: conversation.id });
+  await until(turn.id);
+  await local.client.responses.create({ model: 'test-scripted', input: 'four', conversation: conversation.id });
+  const items = await local.client.conversations.items.list(conversation.id, { order: 'asc' });
+  expect(items.data.map((i) => (i.type === 'message' ? i.role : i.type))).toEqual(['user', 'assistant', 'user', 'assistant']);
+});
