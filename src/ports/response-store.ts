@@ -16,7 +16,7 @@ export interface StoredSummary {
   previous_response_id: string | null;
   /** The conversation the response belongs to (`conversation.id`), if any. */
   conversation_id: string | null;
-  /** Approximate bytes it takes: the response, its items and its event log, as JSON. */
+  /** Approximate bytes it takes: the response and its items as JSON, its event log as stored (compressed). */
   bytes: number;
 }
 
@@ -41,6 +41,15 @@ export interface Chain {
  */
 export type ConversationAppend = StoredItem[];
 
+export interface SaveOptions {
+  /**
+   * The response has finished and its stream will never be retrieved again: its event log
+   * goes, in the same transaction (the events given are not written). Without it a terminal
+   * save keeps the log, compacted.
+   */
+  dropLog?: boolean;
+}
+
 export interface ResponseStore extends ConversationStore {
   /** A new response with the input items of its request (in request order). */
   create(response: ResponseObject, inputItems: StoredItem[]): Promise<void>;
@@ -49,7 +58,7 @@ export interface ResponseStore extends ConversationStore {
    * items are indexed too (for `item_reference`), in the same transaction, and `append`
    * (when given) is appended to its conversation — if that conversation still exists.
    */
-  save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void>;
+  save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend, options?: SaveOptions): Promise<void>;
   appendEvents(responseId: string, events: StreamEvent[]): Promise<void>;
   get(id: string): Promise<ResponseObject | undefined>;
   /** Removes the response, its items and its event log. False when it did not exist. */

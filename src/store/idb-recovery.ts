@@ -12,7 +12,8 @@ import type { UnreadableResponse } from '../ports/response-store';
 import { describeError } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import type { ResponseRow, ResponsesDB } from './idb-schema';
-import { row } from './idb-rows';
+import { logRange, row } from './idb-rows';
+import { eventsAfter } from './event-rows';
 
 /** What `failUnfinished` needs of a row: a response object whose output is a list of objects. */
 function isFailable(response: unknown): response is ResponseObject {
@@ -69,7 +70,7 @@ async function failOne(db: IDBPDatabase<ResponsesDB>, id: string, message: strin
     // can have shown a client (UNLOGGED_EVENTS_MAX), so no number a client saw is reused.
     if ((last || stored.response.background) && !(last && TERMINAL_EVENT_TYPES.has(last.type))) {
       const terminal: StreamEvent = { type: 'response.failed', sequence_number: recoveredTerminalSequence(last?.sequence_number ?? -1), response };
-      writes.push(tx.objectStore('events').put({ response_id: id, sequence_number: terminal.sequence_number, event: terminal }));
+      writes.push(tx.objectStore('events').put({ response_id: id, sequence_number: terminal.sequence_number, events: [terminal] }));
     }
     await Promise.all([...writes, tx.done]);
     return;
@@ -84,7 +85,7 @@ async function failOne(db: IDBPDatabase<ResponsesDB>, id: string, message: strin
 /** A response's event log; an unreadable one counts as empty (recovery then keeps the snapshot's output). */
 async function eventsOf(db: IDBPDatabase<ResponsesDB>, id: string): Promise<StreamEvent[]> {
   try {
-    return (await db.getAll('events', IDBKeyRange.bound([id, -Infinity], [id, Infinity]))).map((e) => e.event);
+    return await eventsAfter(await db.getAll('events', logRange(id)), -1);
   } catch (err) {
     console.warn(`Startup recovery: the event log of ${id} could not be read (${describeError(err)}).`);
     return [];

@@ -30,3 +30,8 @@ export function itemRange(conversationId: string): IDBKeyRange {
   return IDBKeyRange.bound([conversationId, -Infinity], [conversationId, Infinity]);
 }
 
+
+/** Every row of a response's event log. */
+export function logRange(responseId: string): IDBKeyRange {
+  return IDBKeyRange.bound([responseId, -Infinity], [responseId, Infinity]);
+}

@@ -30,10 +30,21 @@ export interface ItemRow extends ThreadKey {
   item: StoredItem;
 }
 
+/** A batch of consecutive events of one response's log (event-rows.ts says why and how). */
 export interface EventRow {
   response_id: string;
+  /** The batch's first event's sequence number: the rows of a log sort in event order. */
   sequence_number: number;
-  event: StreamEvent;
+  /** The batch as deflate-compressed JSON (an array of events). */
+  packed?: Uint8Array<ArrayBuffer>;
+  /** The batch uncompressed (no CompressionStream, or written by startup recovery). */
+  events?: StreamEvent[];
+  /**
+   * One event, as rows were written before batches. The shapes differ only in these optional
+   * fields, so no schema version marks the change: an older runtime opening this database still
+   * starts (it just cannot replay the newer logs), and this one reads every shape.
+   */
+  event?: StreamEvent;
 }
 
 export interface ResponseRow extends ThreadKey {

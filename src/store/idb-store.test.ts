@@ -13,8 +13,8 @@ beforeEach(async () => {
 });
 afterEach(() => store.close());
 
-function response(id: string, status: ResponseObject['status'], completedAt: number | null = null): ResponseObject {
-  return { ...initialResponse(id, { model: 'm' }, status, 1000), completed_at: completedAt };
+function response(id: string, status: ResponseObject['status'], completedAt: number | null = null, background = false): ResponseObject {
+  return { ...initialResponse(id, { model: 'm', background }, status, 1000), completed_at: completedAt };
 }
 const event = (seq: number): StreamEvent => ({ type: 'response.output_text.delta', sequence_number: seq, item_id: 'msg_1', output_index: 0, content_index: 0, delta: 'x', logprobs: [] });
 
@@ -22,8 +22,8 @@ test('event logs of responses finished before the cutoff are pruned, others kept
   await store.create(response('old', 'in_progress'), []);
   await store.create(response('new', 'in_progress'), []);
   await store.create(response('running', 'in_progress'), []);
-  await store.save(response('old', 'completed', 100), [event(0), event(1)]);
-  await store.save(response('new', 'completed', 5000), [event(0)]);
+  await store.save(response('old', 'completed', 100, true), [event(0), event(1)]);
+  await store.save(response('new', 'completed', 5000, true), [event(0)]);
   await store.appendEvents('running', [event(0)]);
   expect(await store.pruneEventLogs(1000)).toBe(1);
   expect(await store.events('old', -1)).toEqual([]);
@@ -144,4 +144,55 @@ test('a terminal save appends its turn to a conversation that still exists, in t
   await store.save({ ...inConversation('r2'), status: 'completed' }, [], [message('in2', 'q')]);
   expect(await store.conversationItems('conv_1')).toBeUndefined();
   expect(await store.get('r2')).toMatchObject({ status: 'completed' });
+});
+
+test('a log of one-event rows (as written before batches) still replays, with recovery’s terminal row after it', async () => {
+  const name = `store-legacy-log-${process.pid}-${n++}`;
+  const writer = await openIdbStore({ name });
+  await writer.create(response('legacy', 'in_progress', null, true), []);
+  writer.close();
+  const { openDB } = await import('idb');
+  const db = await openDB(name);
+  for (const seq of [0, 1, 2]) await db.put('events', { response_id: 'legacy', sequence_number: seq, event: event(seq) });
+  db.close();
+  const reopened = await openIdbStore({ name });
+  try {
+    expect((await reopened.events('legacy', -1)).map((e) => e.sequence_number)).toEqual([0, 1, 2]);
+    expect((await reopened.events('legacy', 1)).map((e) => e.sequence_number)).toEqual([2]);
+    await reopened.failUnfinished('interrupted', 2000, (id, reason, salvage) => unreadableResponse(id, reason, salvage, 2000));
+    const log = await reopened.events('legacy', 0);
+    expect(log.map((e) => e.type)).toEqual(['response.output_text.delta', 'response.output_text.delta', 'response.failed']);
+    expect(await reopened.get('legacy')).toMatchObject({ status: 'failed' });
+  } finally {
+    reopened.close();
+  }
+});
+
+test('batches: each append is one row, a read from the middle of a batch starts inside it; a finished background log is one row', async () => {
+  const { openDB } = await import('idb');
+  const db = await openDB(`store-test-${process.pid}-${n - 1}`);
+  await store.create(response('bg', 'in_progress', null, true), []);
+  await store.appendEvents('bg', [event(0), event(1), event(2)]);
+  await store.appendEvents('bg', [event(3)]);
+  await store.save(response('bg', 'in_progress', null, true), [event(4)]);
+  expect(await db.count('events')).toBe(3);
+  const all = [0, 1, 2, 3, 4, 5];
+  for (const after of [-1, 0, 1, 2, 3]) expect((await store.events('bg', after)).map((e) => e.sequence_number)).toEqual(all.filter((s) => s > after && s < 5));
+  await store.save(response('bg', 'completed', 10, true), [event(5)]);
+  expect(await db.count('events')).toBe(1);
+  for (const after of [-1, 0, 1, 2, 3, 4, 5]) expect((await store.events('bg', after)).map((e) => e.sequence_number)).toEqual(all.filter((s) => s > after));
+  db.close();
+});
+
+test('a terminal save with dropLog drops the log in its transaction; one without keeps it', async () => {
+  await store.create(response('fg', 'in_progress'), []);
+  await store.appendEvents('fg', [event(0), event(1)]);
+  await store.save(response('fg', 'in_progress'), [event(2)], undefined, { dropLog: true }); // not terminal: kept
+  expect(await store.events('fg', -1)).toHaveLength(3);
+  await store.save(response('fg', 'completed', 10), [event(3)], undefined, { dropLog: true });
+  expect(await store.events('fg', -1)).toEqual([]);
+  expect(await store.get('fg')).toMatchObject({ status: 'completed' });
+  await store.create(response('kept', 'in_progress'), []);
+  await store.save(response('kept', 'completed', 10), [event(0)]);
+  expect(await store.events('kept', -1)).toHaveLength(1);
 });

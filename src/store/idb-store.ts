@@ -4,11 +4,13 @@ import type { StoredItem } from '../protocol/output-items';
 import { TERMINAL_STATUSES, type ResponseObject } from '../protocol/response-object';
 import type { StreamEvent } from '../protocol/stream-events';
 import { DB_VERSION, migrate, type ConversationRow, type ResponseRow, type ResponsesDB, type ThreadKey } from './idb-schema';
-import type { Chain, ChainTurn, ConversationAppend, ResponseStore, StoredSummary } from '../ports/response-store';
+import type { Chain, ChainTurn, ConversationAppend, ResponseStore, SaveOptions, StoredSummary } from '../ports/response-store';
 import type { ItemPage, ItemPageQuery, StoredConversation } from '../ports/conversation-store';
 import type { UnreadableResponse } from '../ports/response-store';
 import { failUnfinished } from './idb-recovery';
-import { itemRange, row, threadItem, threadOf } from './idb-rows';
+import { itemRange, logRange, row, threadItem, threadOf } from './idb-rows';
+import { eventRow, eventRowBytes, eventsAfter } from './event-rows';
+import { repackLog } from './idb-log-repack';
 
 export interface IdbStoreOptions {
   /** Database name; tests pass a fresh one. */
@@ -46,8 +48,11 @@ class IdbStore implements ResponseStore {
     ]);
   }
 
-  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void> {
+  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend, options: SaveOptions = {}): Promise<void> {
     const terminal = TERMINAL_STATUSES.has(response.status);
+    const dropLog = terminal && options.dropLog === true;
+    // Compressed before the transaction opens: it would commit while a non-IndexedDB promise is awaited.
+    const batch = !dropLog && events.length > 0 ? await eventRow(response.id, events) : null;
     const conversationId = terminal && append ? (response.conversation?.id ?? null) : null;
     const tx = this.db.transaction(['responses', 'items', 'events', 'conversations', 'conversation_items'], 'readwrite');
     // A response deleted while it ran must stay deleted: only update rows that exist.
@@ -69,25 +74,22 @@ class IdbStore implements ResponseStore {
       const conversation = await tx.objectStore('conversations').get(conversationId);
       if (conversation) writes.push(...this.#appendRows(tx, conversation, append));
     }
-    for (const event of events)
-      writes.push(tx.objectStore('events').put({ response_id: response.id, sequence_number: event.sequence_number, event }));
+    if (dropLog) writes.push(tx.objectStore('events').delete(logRange(response.id)));
+    if (batch) writes.push(tx.objectStore('events').put(batch));
     await Promise.all([...writes, tx.done]);
+    if (terminal && !dropLog) await repackLog(this.db, response.id);
   }
 
   async appendEvents(responseId: string, events: StreamEvent[]): Promise<void> {
     if (events.length === 0) return;
+    const batch = await eventRow(responseId, events);
     const tx = this.db.transaction(['responses', 'events'], 'readwrite');
     if ((await tx.objectStore('responses').getKey(responseId)) === undefined) {
       tx.abort();
       await tx.done.catch(() => undefined);
       return;
     }
-    await Promise.all([
-      ...events.map((event) =>
-        tx.objectStore('events').put({ response_id: responseId, sequence_number: event.sequence_number, event }),
-      ),
-      tx.done,
-    ]);
+    await Promise.all([tx.objectStore('events').put(batch), tx.done]);
   }
 
   async get(id: string): Promise<ResponseObject | undefined> {
@@ -140,7 +142,7 @@ class IdbStore implements ResponseStore {
       await Promise.all([
         tx.objectStore('responses').delete(id),
         tx.objectStore('items').delete(IDBKeyRange.bound([id, 0, 0], [id, 1, Infinity])),
-        tx.objectStore('events').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity])),
+        tx.objectStore('events').delete(logRange(id)),
       ]);
     }
     await tx.done;
@@ -153,8 +155,13 @@ class IdbStore implements ResponseStore {
   }
 
   async events(responseId: string, after: number): Promise<StreamEvent[]> {
-    const rows = await this.db.getAll('events', IDBKeyRange.bound([responseId, after], [responseId, Infinity], true));
-    return rows.map((r) => r.event);
+    const tx = this.db.transaction('events', 'readonly');
+    // The batch holding `after + 1` starts at or before it: the last row keyed ≤ after.
+    const holding = await tx.store.openKeyCursor(IDBKeyRange.bound([responseId, -Infinity], [responseId, after]), 'prev');
+    const from = holding ? holding.key[1] : -Infinity;
+    const rows = await tx.store.getAll(IDBKeyRange.bound([responseId, from], [responseId, Infinity]));
+    await tx.done;
+    return eventsAfter(rows, after);
   }
 
   async findItem(itemId: string): Promise<StoredItem | undefined> {
@@ -265,7 +272,7 @@ class IdbStore implements ResponseStore {
     const add = (id: string, value: unknown) => bytes.set(id, (bytes.get(id) ?? 0) + JSON.stringify(value).length);
     // Cursors, not getAll: the item and event stores are the bulk of what is stored.
     for (let c = await tx.objectStore('items').openCursor(); c; c = await c.continue()) add(c.value.response_id, c.value.item);
-    for (let c = await tx.objectStore('events').openCursor(); c; c = await c.continue()) add(c.value.response_id, c.value.event);
+    for (let c = await tx.objectStore('events').openCursor(); c; c = await c.continue()) bytes.set(c.value.response_id, (bytes.get(c.value.response_id) ?? 0) + eventRowBytes(c.value));
     const summaries: Array<StoredSummary & { order: number }> = [];
     for (let c = await tx.objectStore('responses').openCursor(); c; c = await c.continue()) {
       const { response } = c.value;
@@ -292,7 +299,7 @@ class IdbStore implements ResponseStore {
     const ids = await tx.objectStore('responses').index('by-finished-at').getAllKeys(IDBKeyRange.upperBound(finishedBefore, true));
     let pruned = 0;
     for (const id of ids) {
-      const range = IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+      const range = logRange(id);
       if ((await tx.objectStore('events').count(range)) > 0) {
         await tx.objectStore('events').delete(range);
         pruned++;

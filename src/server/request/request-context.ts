@@ -10,6 +10,7 @@ import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { chainItems } from './chain-history';
+import { endedAndSaved } from './ended-run';
 import { normalizeInput } from './normalize-input';
 import { conversationHistory } from './conversation-history';
 import type { ServerState } from '../state/server-state';
@@ -51,6 +52,7 @@ export async function readRequestContext(state: ServerState, request: ContextReq
       Codes.mutuallyExclusiveParameters,
     );
   const fromCache = request.previous_response_id ? cached?.(request.previous_response_id) : undefined;
+  if (request.previous_response_id && !fromCache) await endedAndSaved(state.runs.get(request.previous_response_id));
   const history =
     conversationId !== null ? await conversationHistory(state, conversationId) : (fromCache ?? (await chainItems(state.store, request.previous_response_id)));
   const input = await normalizeInput(request.input ?? undefined, {

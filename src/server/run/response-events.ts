@@ -38,7 +38,7 @@ export async function responseEvents(state: ServerState, response: ResponseObjec
   const last = log.at(-1);
   if (!last)
     throw invalidRequest(
-      `Response '${id}' has no event log to stream: only streamed or background responses keep one, and logs of finished responses are pruned after a while. Retrieve it without stream=true.`,
+      `Response '${id}' has no event log to stream: once finished, only a background response (created with background=true) keeps one, and only for a while. Retrieve it without stream=true.`,
       'stream',
       Codes.noEventLog,
     );

@@ -40,6 +40,11 @@ export interface RunPorts {
   now: () => number;
   /** How often buffered events are flushed to storage while generating. */
   flushMs: number;
+  /**
+   * Keep the event log once the response has finished, though it is not a background one
+   * (a WebSocket turn: resumable over HTTP). A background response's log is always kept.
+   */
+  keepLog?: boolean;
 }
 
 export class ResponseRun implements RunningResponse {
@@ -308,7 +313,10 @@ export class ResponseRun implements RunningResponse {
     await this.flushing;
     if (this.store && !outcome.deleted) {
       try {
-        await this.store.save(this.response, this.plan.logEvents ? rest : [], this.conversationAppend(outcome));
+        // Once finished, only a background response's stream can be retrieved again (as on
+        // OpenAI): another's log has served its readers and takeover recovery, and goes.
+        const dropLog = !this.response.background && !this.ports.keepLog;
+        await this.store.save(this.response, this.plan.logEvents ? rest : [], this.conversationAppend(outcome), { dropLog });
       } catch (err) {
         // The client still gets the result; the next runtime marks the stored copy interrupted.
         reportPersistFailure(this.id, err);

@@ -13,7 +13,7 @@ import { initialResponse } from './response-factory';
 import { ResponseRun } from './response-run';
 
 /** The run, and the response as it started (what a background create answers, before the run moves on). */
-export async function startRun(state: ServerState, prepared: PreparedRequest, plan: RunPlan): Promise<{ run: ResponseRun; started: ResponseObject }> {
+export async function startRun(state: ServerState, prepared: PreparedRequest, plan: RunPlan, options: { keepLog?: boolean } = {}): Promise<{ run: ResponseRun; started: ResponseObject }> {
   const { request, model, input } = prepared;
   const place = model.queue.reserve();
   const status = (request.background ?? false) || !place.first ? 'queued' : 'in_progress';
@@ -31,6 +31,7 @@ export async function startRun(state: ServerState, prepared: PreparedRequest, pl
     tools: state.tools,
     now: state.now,
     flushMs: state.flushMs,
+    ...(options.keepLog ? { keepLog: true } : {}),
   });
   state.runs.set(run.id, run);
   void run.done

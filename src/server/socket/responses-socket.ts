@@ -160,7 +160,8 @@ export class ResponsesSocket implements SocketListener {
 
   private async generate(prepared: PreparedRequest): Promise<AsyncIterable<StreamEvent>> {
     const { plan } = await finalPlan(this.state, prepared, this.ending.signal);
-    const { run } = await startRun(this.state, prepared, plan);
+    // A turn's stream stays retrievable over HTTP once it has finished (its log is kept).
+    const { run } = await startRun(this.state, prepared, plan, { keepLog: true });
     // The client went away: its turn stops as a disconnected HTTP stream does.
     const stop = () => run.stop('disconnect');
     this.ending.signal.addEventListener('abort', stop, { once: true });

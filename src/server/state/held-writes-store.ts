@@ -18,7 +18,7 @@ import type { StreamEvent } from '../../protocol/stream-events';
 import { describeError } from '../../shared/api-error';
 import { isStorageFull, storageFull } from '../../shared/storage-full';
 import { Codes } from '../../shared/error-codes';
-import type { Chain, ConversationAppend, ResponseStore } from '../../ports/response-store';
+import type { Chain, ConversationAppend, ResponseStore, SaveOptions } from '../../ports/response-store';
 import type { ItemPage, ItemPageQuery, StoredConversation } from '../../ports/conversation-store';
 
 export interface HeldWritesOptions {
@@ -32,6 +32,8 @@ interface Held {
   events: StreamEvent[];
   /** A terminal save's conversation items: written with the held snapshot, in one transaction. */
   append?: ConversationAppend;
+  /** A terminal save's options (its log dropped). */
+  options?: SaveOptions;
 }
 
 
@@ -65,8 +67,8 @@ export class HeldWritesStore implements ResponseStore {
     }
   }
 
-  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend): Promise<void> {
-    await this.#write(response.id, { response, events, ...(append ? { append } : {}) }, () => this.#inner.save(response, events, append));
+  async save(response: ResponseObject, events: StreamEvent[], append?: ConversationAppend, options?: SaveOptions): Promise<void> {
+    await this.#write(response.id, { response, events, ...(append ? { append } : {}), ...(options ? { options } : {}) }, () => this.#inner.save(response, events, append, options));
   }
 
   async appendEvents(responseId: string, events: StreamEvent[]): Promise<void> {
@@ -214,7 +216,8 @@ export class HeldWritesStore implements ResponseStore {
     const held = this.#held.get(id) ?? { response: null, events: [] };
     // The held response is the newest snapshot; events accumulate in order.
     const append = write.append ?? held.append;
-    this.#held.set(id, { response: write.response ?? held.response, events: [...held.events, ...write.events], ...(append ? { append } : {}) });
+    const options = write.options ?? held.options;
+    this.#held.set(id, { response: write.response ?? held.response, events: [...held.events, ...write.events], ...(append ? { append } : {}), ...(options ? { options } : {}) });
     this.#schedule();
   }
 
@@ -222,7 +225,7 @@ export class HeldWritesStore implements ResponseStore {
   async #retryHeld(): Promise<void> {
     for (const [id, held] of [...this.#held]) {
       try {
-        if (held.response) await this.#inner.save(held.response, held.events, held.append);
+        if (held.response) await this.#inner.save(held.response, held.events, held.append, held.options);
         else await this.#inner.appendEvents(id, held.events);
         // Only drop it if nothing newer was held meanwhile (writes are serialized, so nothing was).
         this.#held.delete(id);
