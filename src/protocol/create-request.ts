@@ -8,7 +8,7 @@ import { invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import { InputItem } from './input-item-schemas';
 import { BackgroundOptions } from './background-options';
-import { AllowedClientTool, ApplyPatchTool, ClientToolChoice, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
+import { AllowedClientTool, ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, ClientToolChoice, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
 import { MAX_TOOLS, nestingError } from './request-limits';
 import { AttributeFilter, HybridSearch } from './vector-stores';
 import { Metadata } from './metadata';
@@ -139,7 +139,7 @@ const ImageGenerationTool = z.looseObject({ type: z.literal('image_generation') 
   });
 }) as unknown as z.ZodObject<{ type: z.ZodLiteral<never> }>;
 
-const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool, ImageGenerationTool] as const;
+const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, ImageGenerationTool] as const;
 
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
 export const Tool = z.discriminatedUnion('type', TOOL_OPTIONS);
@@ -149,7 +149,7 @@ export type Tool = z.infer<typeof Tool>;
 export type BuiltinToolEntry = Exclude<Tool, { type: 'function' }>;
 
 /** The tools whose calls the client runs (functions and the SDK's client-run shapes); every other type is a builtin tool's. */
-export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'custom', 'namespace', 'shell', 'local_shell', 'apply_patch']);
+export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'custom', 'namespace', 'shell', 'local_shell', 'apply_patch', 'computer', 'computer_use_preview']);
 
 /** One entry of `allowed_tools.tools`: a function by name, or a builtin tool by type. */
 export const AllowedTool = z.union([
