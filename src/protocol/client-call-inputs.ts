@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
-import { LocalShellAction } from './client-call-items';
+import { ComputerAction, LocalShellAction } from './client-call-items';
 
 const caller = z.union([z.strictObject({ type: z.literal('direct') }), z.strictObject({ type: z.literal('program'), caller_id: z.string() })]).nullish();
 const status = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
@@ -96,4 +96,28 @@ export const ApplyPatchCallOutputInput = z.strictObject({
   output: z.string().nullish(),
   caller,
   created_by: z.string().optional(),
+});
+
+const SafetyCheckInput = z.strictObject({ id: z.string(), code: z.string().nullish(), message: z.string().nullish() });
+
+/** openai 7.59 `ResponseComputerToolCall` replayed as history. */
+export const ComputerCallInput = z.strictObject({
+  type: z.literal('computer_call'),
+  id: z.string().min(1),
+  call_id: z.string().min(1),
+  action: ComputerAction,
+  pending_safety_checks: z.array(SafetyCheckInput),
+  status: z.enum(['in_progress', 'completed', 'incomplete']),
+});
+
+/** `ResponseInputItem.ComputerCallOutput`: the screenshot after the action, by URL or uploaded file. */
+export const ComputerCallOutputInput = z.strictObject({
+  type: z.literal('computer_call_output'),
+  id: itemId,
+  call_id: z.string().min(1),
+  output: z
+    .strictObject({ type: z.literal('computer_screenshot'), image_url: z.string().min(1).optional(), file_id: z.string().min(1).optional() })
+    .refine((shot) => shot.image_url || shot.file_id, { message: "Missing required parameter: the screenshot's 'image_url' or 'file_id'.", path: ['image_url'] }),
+  acknowledged_safety_checks: z.array(SafetyCheckInput).nullish(),
+  status,
 });

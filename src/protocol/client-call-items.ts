@@ -106,6 +106,48 @@ export const ApplyPatchCallOutput = z.object({
 });
 export type ApplyPatchCallOutput = z.infer<typeof ApplyPatchCallOutput>;
 
+/** openai 7.59 `ResponseComputerToolCall`'s action union. */
+const xy = { x: z.number().int(), y: z.number().int() };
+const keys = z.array(z.string()).nullish();
+export const ComputerAction = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('click'), button: z.enum(['left', 'right', 'wheel', 'back', 'forward']), ...xy, keys }),
+  // The SDK's double click has `keys` always present (null when none).
+  z.strictObject({ type: z.literal('double_click'), ...xy, keys: z.array(z.string()).nullish().transform((v) => v ?? null) }),
+  z.strictObject({ type: z.literal('drag'), path: z.array(z.strictObject(xy)).min(1), keys }),
+  z.strictObject({ type: z.literal('keypress'), keys: z.array(z.string()).min(1) }),
+  z.strictObject({ type: z.literal('move'), ...xy, keys }),
+  z.strictObject({ type: z.literal('screenshot') }),
+  z.strictObject({ type: z.literal('scroll'), ...xy, scroll_x: z.number().int(), scroll_y: z.number().int(), keys }),
+  z.strictObject({ type: z.literal('type'), text: z.string() }),
+  z.strictObject({ type: z.literal('wait') }),
+]);
+export type ComputerAction = z.infer<typeof ComputerAction>;
+
+const SafetyCheck = z.object({ id: z.string(), code: z.string().nullish(), message: z.string().nullish() });
+
+export const ComputerCall = z.object({
+  type: z.literal('computer_call'),
+  id: z.string(),
+  call_id: z.string(),
+  action: ComputerAction,
+  /** No safety checks run here: always empty. */
+  pending_safety_checks: z.array(SafetyCheck),
+  status: ItemStatus,
+});
+export type ComputerCall = z.infer<typeof ComputerCall>;
+
+export const ComputerScreenshot = z.object({ type: z.literal('computer_screenshot'), image_url: z.string().optional(), file_id: z.string().optional() });
+
+export const ComputerCallOutput = z.object({
+  type: z.literal('computer_call_output'),
+  id: z.string(),
+  call_id: z.string(),
+  output: ComputerScreenshot,
+  acknowledged_safety_checks: z.array(SafetyCheck).optional(),
+  status: z.enum(['completed', 'incomplete', 'failed', 'in_progress']),
+});
+export type ComputerCallOutput = z.infer<typeof ComputerCallOutput>;
+
 /** A call the model made for the client to run (a function call too). */
-export type ClientCallItemType = 'function_call' | 'custom_tool_call' | 'shell_call' | 'local_shell_call' | 'apply_patch_call';
-export const CLIENT_CALL_TYPES: ReadonlySet<string> = new Set<ClientCallItemType>(['function_call', 'custom_tool_call', 'shell_call', 'local_shell_call', 'apply_patch_call']);
+export type ClientCallItemType = 'function_call' | 'custom_tool_call' | 'shell_call' | 'local_shell_call' | 'apply_patch_call' | 'computer_call';
+export const CLIENT_CALL_TYPES: ReadonlySet<string> = new Set<ClientCallItemType>(['function_call', 'custom_tool_call', 'shell_call', 'local_shell_call', 'apply_patch_call', 'computer_call']);

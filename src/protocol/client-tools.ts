@@ -100,6 +100,19 @@ export type LocalShellTool = z.infer<typeof LocalShellTool>;
 export const ApplyPatchTool = z.strictObject({ type: z.literal('apply_patch'), allowed_callers: allowedCallers });
 export type ApplyPatchTool = z.infer<typeof ApplyPatchTool>;
 
+/** The computer tool (GA), run by the client: the model asks for an action, the client does it and sends a screenshot. */
+export const ComputerTool = z.strictObject({ type: z.literal('computer') });
+export type ComputerTool = z.infer<typeof ComputerTool>;
+
+/** The preview computer tool: the same, with the display and environment the model is told about. */
+export const ComputerUsePreviewTool = z.strictObject({
+  type: z.literal('computer_use_preview'),
+  display_width: z.number().int().min(1).max(16_384),
+  display_height: z.number().int().min(1).max(16_384),
+  environment: z.enum(['windows', 'mac', 'linux', 'ubuntu', 'browser']),
+});
+export type ComputerUsePreviewTool = z.infer<typeof ComputerUsePreviewTool>;
+
 /** `tool_choice` naming one of these tools. */
 export const ClientToolChoice = z.union([
   z.strictObject({ type: z.literal('custom'), name: z.string().min(1) }),

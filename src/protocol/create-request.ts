@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { invalidRequest } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import { InputItem } from './input-item-schemas';
-import { AllowedClientTool, ApplyPatchTool, ClientToolChoice, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
+import { BackgroundOptions } from './background-options';
+import { AllowedClientTool, ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, ClientToolChoice, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
 import { MAX_TOOLS, nestingError } from './request-limits';
 import { AttributeFilter, HybridSearch } from './vector-stores';
 import { Metadata } from './metadata';
@@ -124,7 +125,21 @@ export const FileSearchTool = z.strictObject({
 });
 export type FileSearchTool = z.infer<typeof FileSearchTool>;
 
-const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool] as const;
+/**
+ * `image_generation`: parsed so that the 400 can say why it is refused — no model here makes
+ * images, and no provider wing passes an image tool to an upstream that does. Typed `never`
+ * (no accepted request has one), as the hosted shell container is.
+ */
+const ImageGenerationTool = z.looseObject({ type: z.literal('image_generation') }).superRefine((_tool, ctx) => {
+  ctx.addIssue({
+    code: 'custom',
+    path: ['type'],
+    message:
+      'UNSUPPORTED:The image_generation tool is not available in the local runtime: none of its models generates images, and serving it would take a provider whose upstream generates them. Generate images with a separate image API and pass them in as input_image parts.',
+  });
+}) as unknown as z.ZodObject<{ type: z.ZodLiteral<never> }>;
+
+const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, ImageGenerationTool] as const;
 
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
 export const Tool = z.discriminatedUnion('type', TOOL_OPTIONS);
@@ -134,7 +149,7 @@ export type Tool = z.infer<typeof Tool>;
 export type BuiltinToolEntry = Exclude<Tool, { type: 'function' }>;
 
 /** The tools whose calls the client runs (functions and the SDK's client-run shapes); every other type is a builtin tool's. */
-export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'custom', 'namespace', 'shell', 'local_shell', 'apply_patch']);
+export const CLIENT_TOOL_TYPES: ReadonlySet<string> = new Set(['function', 'custom', 'namespace', 'shell', 'local_shell', 'apply_patch', 'computer', 'computer_use_preview']);
 
 /** One entry of `allowed_tools.tools`: a function by name, or a builtin tool by type. */
 export const AllowedTool = z.union([
@@ -212,7 +227,20 @@ export const CreateResponseRequest = z.strictObject({
     .optional(),
   reasoning: ReasoningConfig.nullish(),
   truncation: z.enum(['auto', 'disabled']).nullish(),
-  include: z.array(z.enum(['code_interpreter_call.outputs', 'reasoning.encrypted_content', 'message.output_text.logprobs', 'file_search_call.results'])).nullish(),
+  include: z
+    .array(
+      z.enum([
+        'code_interpreter_call.outputs',
+        'reasoning.encrypted_content',
+        'message.output_text.logprobs',
+        'file_search_call.results',
+        // Owned by the web_search tool (its `includes` hook): `action.sources` shown only when asked for;
+        // `results` names no field of the SDK's web_search_call, so it is accepted and changes nothing.
+        'web_search_call.results',
+        'web_search_call.action.sources',
+      ]),
+    )
+    .nullish(),
   service_tier: ServiceTier.nullish(),
   user: z.string().max(512).optional(),
   /** Accepted as OpenAI does; the engine keeps its KV cache for the next turn whatever they say. */
@@ -235,8 +263,11 @@ export const CreateResponseRequest = z.strictObject({
   /** `[{type: "compaction", compact_threshold?}]`: compact the older items when the prompt would cross the threshold (see server/request/auto-compaction.ts). */
   context_management: z.array(ContextManagementEntry).max(1).nullish(),
   access_programs: unsupported('Programmatic tool calling is not supported by the local runtime.'),
-  background_options: unsupported('Background options are not supported by the local runtime.'),
-  image: unsupported('Image generation is not supported by the local runtime.'),
+  /** Accepted (openai 7.59 `BackgroundOptions`); what applies is in background-options.ts. */
+  background_options: BackgroundOptions.nullish(),
+  image: unsupported(
+    'Request-level image options (context_compression) are not supported: the local runtime shows each image to a model that sees as it was sent, and has no image model to compress or generate images with.',
+  ),
   moderation: unsupported('Moderation is not available in the local runtime.'),
 });
 export type CreateResponseRequest = z.infer<typeof CreateResponseRequest>;

@@ -6,6 +6,8 @@ import { z, type ZodType } from 'zod';
 import {
   ApplyPatchCallInput,
   ApplyPatchCallOutputInput,
+  ComputerCallInput,
+  ComputerCallOutputInput,
   CustomToolCallInput,
   CustomToolCallOutputInput,
   LocalShellCallInput,
@@ -107,6 +109,8 @@ const CORE_INPUT_ITEMS = [
     LocalShellCallOutputInput,
     ApplyPatchCallInput,
     ApplyPatchCallOutputInput,
+    ComputerCallInput,
+    ComputerCallOutputInput,
     ...TOOL_INPUT_ITEMS,
 ] as const;
 

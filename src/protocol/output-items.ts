@@ -3,7 +3,7 @@
  * `input_items` listings. Every item has an id that is the same in all three places.
  */
 import { z } from 'zod';
-import { ApplyPatchCall, ApplyPatchCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
+import { ApplyPatchCall, ApplyPatchCallOutput, ComputerCall, ComputerCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
 import { InputFile, InputImage, InputText } from './content-parts';
 
 export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
@@ -235,6 +235,7 @@ export const OutputItem = z.discriminatedUnion('type', [
   ShellCall,
   LocalShellCall,
   ApplyPatchCall,
+  ComputerCall,
 ]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
@@ -261,5 +262,7 @@ export const StoredItem = z.union([
   LocalShellCallOutput,
   ApplyPatchCall,
   ApplyPatchCallOutput,
+  ComputerCall,
+  ComputerCallOutput,
 ]);
 export type StoredItem = z.infer<typeof StoredItem>;

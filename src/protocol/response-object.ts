@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
-import { ApplyPatchTool, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
+import { ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
 import { type BuiltinToolEntry, CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
 export const ResponseStatus = z.enum(['queued', 'in_progress', 'completed', 'failed', 'incomplete', 'cancelled']);
@@ -88,6 +88,8 @@ export const ResponseObject = z.object({
       ShellTool,
       LocalShellTool,
       ApplyPatchTool,
+      ComputerTool,
+      ComputerUsePreviewTool,
     ]),
   ),
   truncation: z.enum(['auto', 'disabled']),

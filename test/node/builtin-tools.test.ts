@@ -183,6 +183,7 @@ describe('web_search', () => {
           `Paris has 2.1 million people (source: ${url}).`,
         ]),
         tools: [{ type: 'web_search_preview' }],
+        include: ['web_search_call.action.sources'],
         stream: true,
       }),
     );

@@ -180,7 +180,7 @@ describe('client-run shell, local_shell and apply_patch', () => {
     const container = await local.client.responses.create({ model, input: 'x', tools: [{ type: 'shell', environment: { type: 'container_auto' } }] }).catch((e: unknown) => e as { status: number; error: { param: string; message: string } });
     expect(container).toMatchObject({ status: 400, error: { param: 'tools[0].environment' } });
     expect(container.error!.message).toMatch(/hosted container/);
-    for (const tool of [{ type: 'computer_use_preview', display_width: 1, display_height: 1, environment: 'browser' }, { type: 'image_generation' }]) {
+    for (const tool of [{ type: 'image_generation' }]) {
       const refused = await local.client.responses.create({ model, input: 'x', tools: [tool as never] }).catch((e: unknown) => e as { status: number; error: { param: string } });
       expect(refused).toMatchObject({ status: 400, error: { param: 'tools[0].type' } });
     }

@@ -87,7 +87,7 @@ describe('conversations', () => {
     await expect(local.client.conversations.items.delete(target.id!, { conversation_id: conv.id })).rejects.toMatchObject({ status: 404 });
     expect(texts(await allItems(conv.id))).not.toContain('m3');
     await expect(local.client.conversations.items.list(conv.id, { after: 'msg_nope' })).rejects.toMatchObject({ status: 400, param: 'after' });
-    await expect(local.client.conversations.items.list(conv.id, { include: ['web_search_call.action.sources'] })).rejects.toMatchObject({ status: 400, param: 'include' });
+    await expect(local.client.conversations.items.list(conv.id, { include: ['message.input_image.image_url'] })).rejects.toMatchObject({ status: 400, param: 'include' });
   });
 });
 

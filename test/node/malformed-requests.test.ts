@@ -45,7 +45,7 @@ const cases: Case[] = [
   { name: 'metadata with 17 keys', body: { ...ok, metadata: tooManyKeys }, status: 400, param: 'metadata', code: 'object_above_max_properties' },
   { name: 'metadata value too long', body: { ...ok, metadata: { k: 'x'.repeat(513) } }, status: 400, param: 'metadata.k', code: 'string_above_max_length' },
   { name: 'metadata value not a string', body: { ...ok, metadata: { k: 1 } }, status: 400, param: 'metadata.k', code: 'invalid_type' },
-  { name: 'unsupported tool type', body: { ...ok, tools: [{ type: 'image_generation' }] }, status: 400, param: 'tools[0].type', message: /Unsupported tool type: 'image_generation'/ },
+  { name: 'unsupported tool type', body: { ...ok, tools: [{ type: 'image_generation' }] }, status: 400, param: 'tools[0].type', message: /image_generation tool is not available in the local runtime/ },
   { name: 'file_search in a runtime without files', body: { ...ok, tools: [{ type: 'file_search', vector_store_ids: ['vs_1'] }] }, status: 400, param: 'tools[0].type', code: 'unsupported_tool' },
   { name: 'function tool without name', body: { ...ok, tools: [{ type: 'function', parameters: {} }] }, status: 400, param: 'tools[0].name' },
   { name: 'function tool with a bad name', body: { ...ok, tools: [{ type: 'function', name: 'has space' }] }, status: 400, param: 'tools[0].name' },
@@ -64,7 +64,7 @@ const cases: Case[] = [
   { name: 'unknown reasoning summary', body: { ...ok, reasoning: { summary: 'verbose' } }, status: 400, param: 'reasoning.summary', code: 'invalid_value' },
   { name: 'unknown truncation', body: { ...ok, truncation: 'sometimes' }, status: 400, param: 'truncation' },
   { name: 'unknown verbosity', body: { ...ok, text: { verbosity: 'chatty' } }, status: 400, param: 'text.verbosity' },
-  { name: 'unsupported include value', body: { ...ok, include: ['web_search_call.action.sources'] }, status: 400, param: 'include[0]' },
+  { name: 'unsupported include value', body: { ...ok, include: ['message.input_image.image_url'] }, status: 400, param: 'include[0]' },
   {
     name: 'allowed tool not in tools',
     body: { ...ok, tools: [{ type: 'function', name: 'a' }], tool_choice: { type: 'allowed_tools', mode: 'auto', tools: [{ type: 'function', name: 'b' }] } },

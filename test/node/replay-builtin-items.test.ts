@@ -61,7 +61,14 @@ describe('a turn that used a builtin tool, sent back as input', () => {
   test('web_search_call: accepted and shown as the search it was', async () => {
     await setup();
     const tools: Tool[] = [{ type: 'web_search' }];
-    const first = await local.client.responses.create({ model, input: script([call('search', { query: 'capital of France' }), 'Paris.']), tools, store: false });
+    // Sources are shown only when included (as on OpenAI): a client keeping its own history asks for them.
+    const first = await local.client.responses.create({
+      model,
+      input: script([call('search', { query: 'capital of France' }), 'Paris.']),
+      tools,
+      store: false,
+      include: ['web_search_call.action.sources'],
+    });
     expect(first.output.map((i) => i.type)).toEqual(['web_search_call', 'message']);
     await replay(first, tools);
     expect(ran).toEqual(['capital of France']);

@@ -232,6 +232,8 @@ const BUILTIN_ITEM_TYPES = new Set([
   'local_shell_call_output',
   'apply_patch_call',
   'apply_patch_call_output',
+  'computer_call',
+  'computer_call_output',
 ]);
 const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools|custom_tool_call_input)\./;
 

@@ -4,11 +4,11 @@
  * client-tools.ts) and the output as text.
  */
 import type { ConversationItem } from '../../chat/chat-format';
-import type { ApplyPatchCall, ApplyPatchCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from '../../protocol/client-call-items';
-import { APPLY_PATCH_NAME, LOCAL_SHELL_NAME, namespacedName, SHELL_NAME } from './client-tools';
+import type { ApplyPatchCall, ApplyPatchCallOutput, ComputerCall, ComputerCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from '../../protocol/client-call-items';
+import { APPLY_PATCH_NAME, COMPUTER_NAME, LOCAL_SHELL_NAME, namespacedName, SHELL_NAME } from './client-tools';
 
-type ClientCallItem = CustomToolCall | ShellCall | LocalShellCall | ApplyPatchCall;
-type ClientOutputItem = CustomToolCallOutput | ShellCallOutput | LocalShellCallOutput | ApplyPatchCallOutput;
+type ClientCallItem = CustomToolCall | ShellCall | LocalShellCall | ApplyPatchCall | ComputerCall;
+type ClientOutputItem = CustomToolCallOutput | ShellCallOutput | LocalShellCallOutput | ApplyPatchCallOutput | ComputerCallOutput;
 
 /** The call as the model wrote it: its model-side name and arguments (the item's own fields). */
 export function clientCallAsConversation(item: ClientCallItem): ConversationItem {
@@ -28,6 +28,8 @@ export function clientCallAsConversation(item: ClientCallItem): ConversationItem
     }
     case 'apply_patch_call':
       return call(APPLY_PATCH_NAME, { operation: item.operation });
+    case 'computer_call':
+      return call(COMPUTER_NAME, { action: item.action });
   }
 }
 
@@ -41,6 +43,9 @@ export function clientOutputAsConversation(item: ClientOutputItem, text: (output
       return output(item.output.map(shellResult).join('\n\n') || '(no output)');
     case 'local_shell_call_output':
       return output(item.output);
+    case 'computer_call_output':
+      // The screenshot itself goes with it as an image (to-conversation.ts); a blind model never gets here (image-inputs.ts).
+      return { ...output('The screenshot after the action.'), ...(item.output.image_url ? { images: [item.output.image_url] } : {}) };
     case 'apply_patch_call_output':
       return output(`${item.status === 'completed' ? 'Done' : 'Failed'}${item.output ? `: ${item.output}` : '.'}`);
   }

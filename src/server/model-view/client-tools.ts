@@ -10,7 +10,8 @@
  * What the model writes is read back into each call item's fields here too (`clientCallFields`).
  */
 import type { ToolSpec } from '../../chat/chat-format';
-import type { CustomTool, CustomToolFormat, NamespaceTool, ShellTool } from '../../protocol/client-tools';
+import { ComputerAction } from '../../protocol/client-call-items';
+import type { ComputerUsePreviewTool, CustomTool, CustomToolFormat, NamespaceTool, ShellTool } from '../../protocol/client-tools';
 import type { Tool } from '../../protocol/create-request';
 
 /** What a model-side function name stands for. */
@@ -19,7 +20,8 @@ export type ClientToolTarget =
   | { kind: 'custom'; name: string; namespace?: string; format?: CustomToolFormat }
   | { kind: 'shell' }
   | { kind: 'local_shell' }
-  | { kind: 'apply_patch' };
+  | { kind: 'apply_patch' }
+  | { kind: 'computer' };
 
 /** The model-side name of a namespace's function or custom tool. */
 export function namespacedName(namespace: string, name: string): string {
@@ -29,6 +31,7 @@ export function namespacedName(namespace: string, name: string): string {
 export const SHELL_NAME = 'shell';
 export const LOCAL_SHELL_NAME = 'local_shell';
 export const APPLY_PATCH_NAME = 'apply_patch';
+export const COMPUTER_NAME = 'computer';
 
 const integer = (description: string) => ({ type: 'integer', minimum: 0, description });
 
@@ -88,6 +91,39 @@ const APPLY_PATCH_SPEC: ToolSpec = {
   },
 };
 
+/** The computer tool: one function of `action`, the SDK's action union (coordinates in screenshot pixels). */
+function computerSpec(tool: ComputerUsePreviewTool | undefined): ToolSpec {
+  const screen = tool ? ` The display is ${tool.display_width}×${tool.display_height} pixels (${tool.environment}).` : '';
+  const point = { x: { type: 'integer' }, y: { type: 'integer' } };
+  const keys = { type: 'array', items: { type: 'string' } };
+  return {
+    name: COMPUTER_NAME,
+    description: `Control the user's computer: do one action, then see a screenshot of the screen.${screen} Coordinates are pixels of the screenshot. Start with {"type": "screenshot"} to see the screen.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        action: {
+          type: 'object',
+          description:
+            'One of: {"type":"click","button":"left|right|wheel|back|forward","x","y"}, {"type":"double_click","x","y"}, {"type":"drag","path":[{"x","y"},…]}, {"type":"keypress","keys":["CTRL","C"]}, {"type":"move","x","y"}, {"type":"screenshot"}, {"type":"scroll","x","y","scroll_x","scroll_y"}, {"type":"type","text"}, {"type":"wait"}.',
+          properties: {
+            type: { type: 'string', enum: ['click', 'double_click', 'drag', 'keypress', 'move', 'screenshot', 'scroll', 'type', 'wait'] },
+            button: { type: 'string', enum: ['left', 'right', 'wheel', 'back', 'forward'] },
+            ...point,
+            path: { type: 'array', items: { type: 'object', properties: point, required: ['x', 'y'] } },
+            keys,
+            scroll_x: { type: 'integer' },
+            scroll_y: { type: 'integer' },
+            text: { type: 'string' },
+          },
+          required: ['type'],
+        },
+      },
+      required: ['action'],
+    },
+  };
+}
+
 function customSpec(tool: CustomTool, name: string, namespace?: NamespaceTool): ToolSpec {
   const grammar = tool.format?.type === 'grammar' ? `\n\nThe input must match this ${tool.format.syntax === 'lark' ? 'Lark grammar' : 'regular expression'}:\n${tool.format.definition}` : '';
   const about = [namespace?.description, tool.description].filter(Boolean).join(' ');
@@ -116,6 +152,9 @@ export function clientToolFunctions(tool: Tool): Array<{ spec: ToolSpec; target:
       return [{ spec: LOCAL_SHELL_SPEC, target: { kind: 'local_shell' } }];
     case 'apply_patch':
       return [{ spec: APPLY_PATCH_SPEC, target: { kind: 'apply_patch' } }];
+    case 'computer':
+    case 'computer_use_preview':
+      return [{ spec: computerSpec(tool.type === 'computer_use_preview' ? tool : undefined), target: { kind: 'computer' } }];
     default:
       return [];
   }
@@ -127,7 +166,8 @@ export type ClientCallFields =
   | { kind: 'custom'; input: string }
   | { kind: 'shell'; action: { commands: string[]; timeout_ms: number | null; max_output_length: number | null } }
   | { kind: 'local_shell'; action: { type: 'exec'; command: string[]; env: Record<string, string>; timeout_ms?: number | null; working_directory?: string | null; user?: string | null } }
-  | { kind: 'apply_patch'; operation: { type: 'create_file' | 'update_file'; path: string; diff: string } | { type: 'delete_file'; path: string } };
+  | { kind: 'apply_patch'; operation: { type: 'create_file' | 'update_file'; path: string; diff: string } | { type: 'delete_file'; path: string } }
+  | { kind: 'computer'; action: ComputerAction };
 
 export function clientCallFields(target: ClientToolTarget, args: string): ClientCallFields | null {
   if (target.kind === 'function') return { kind: 'function', arguments: args };
@@ -173,6 +213,11 @@ export function clientCallFields(target: ClientToolTarget, args: string): Client
       if ((operation.type === 'create_file' || operation.type === 'update_file') && typeof operation.diff === 'string')
         return { kind: 'apply_patch', operation: { type: operation.type, path: operation.path, diff: operation.diff } };
       return null;
+    }
+    case 'computer': {
+      // Only an action of the SDK's union becomes a computer_call; anything else stays text.
+      const action = ComputerAction.safeParse(parsed.action);
+      return action.success ? { kind: 'computer', action: action.data } : null;
     }
   }
 }

@@ -56,11 +56,13 @@ export function toConversation(items: readonly StoredItem[], tools: ToolRegistry
       case 'shell_call':
       case 'local_shell_call':
       case 'apply_patch_call':
+      case 'computer_call':
         return clientCallAsConversation(item);
       case 'custom_tool_call_output':
       case 'shell_call_output':
       case 'local_shell_call_output':
       case 'apply_patch_call_output':
+      case 'computer_call_output':
         return {
           ...clientOutputAsConversation(item, (output) => (typeof output === 'string' ? output : partsText(output))),
           ...(item.type === 'custom_tool_call_output' && typeof item.output !== 'string' ? imagesOf(item.output) : {}),

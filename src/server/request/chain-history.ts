@@ -32,6 +32,7 @@ const ANSWERS: Record<string, { call: StoredItem['type']; what: string }> = {
   shell_call_output: { call: 'shell_call', what: 'shell call output' },
   local_shell_call_output: { call: 'local_shell_call', what: 'local shell call output' },
   apply_patch_call_output: { call: 'apply_patch_call', what: 'apply patch call output' },
+  computer_call_output: { call: 'computer_call', what: 'computer call output' },
 };
 
 /**

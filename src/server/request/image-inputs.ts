@@ -20,6 +20,8 @@ interface ImageAt {
 }
 
 function imagesIn(item: StoredItem, at: string): ImageAt[] {
+  // A computer call's output is one screenshot (the tool is useless to a model that cannot see it).
+  if (item.type === 'computer_call_output') return [{ path: `${at}.output`, image: { image_url: item.output.image_url ?? null, file_id: item.output.file_id ?? null } }];
   const parts = item.type === 'message' ? item.content : (item.type === 'function_call_output' || item.type === 'custom_tool_call_output') && typeof item.output !== 'string' ? item.output : [];
   const field = item.type === 'message' ? 'content' : 'output';
   return parts.flatMap((part, j) => (part.type === 'input_image' ? [{ path: `${at}.${field}[${j}]`, image: part }] : []));
@@ -60,6 +62,11 @@ export async function withImageFiles(files: FilesState | undefined, window: read
     const images = imagesIn(item, `input[${k - inputStart}]`).filter((found) => !found.image.image_url && found.image.file_id);
     if (images.length === 0) {
       out.push(item);
+      continue;
+    }
+    if (item.type === 'computer_call_output') {
+      const url = await imageDataUrl(files, item.output.file_id!, k >= inputStart ? `input[${k - inputStart}].output.file_id` : null);
+      out.push(url ? { ...item, output: { ...item.output, image_url: url } } : item);
       continue;
     }
     const field = item.type === 'message' ? 'content' : 'output';

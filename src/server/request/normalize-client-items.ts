@@ -20,7 +20,9 @@ type ClientInput = Extract<
       | 'local_shell_call'
       | 'local_shell_call_output'
       | 'apply_patch_call'
-      | 'apply_patch_call_output';
+      | 'apply_patch_call_output'
+      | 'computer_call'
+      | 'computer_call_output';
   }
 >;
 
@@ -81,6 +83,14 @@ export function normalizeClientItem(item: ClientInput, i: number): StoredItem {
       const op = item.operation;
       const operation = op.type === 'delete_file' ? { type: op.type, path: op.path } : { type: op.type, path: op.path, diff: op.diff };
       return { type: 'apply_patch_call', id: item.id ?? newId('apc'), call_id: item.call_id, operation, status: item.status };
+    }
+    case 'computer_call':
+      return { type: 'computer_call', id: item.id, call_id: item.call_id, action: item.action, pending_safety_checks: item.pending_safety_checks, status: item.status };
+    case 'computer_call_output': {
+      const { image_url, file_id } = item.output;
+      const output = { type: 'computer_screenshot' as const, ...(image_url ? { image_url } : {}), ...(file_id ? { file_id } : {}) };
+      const checks = item.acknowledged_safety_checks ? { acknowledged_safety_checks: item.acknowledged_safety_checks } : {};
+      return { type: 'computer_call_output', id: item.id ?? newId('cuo'), call_id: item.call_id, output, ...checks, status };
     }
     case 'apply_patch_call_output':
       return { type: 'apply_patch_call_output', id: item.id ?? newId('apco'), call_id: item.call_id, status: item.status, ...(item.output != null ? { output: item.output } : {}) };

@@ -84,6 +84,8 @@ async function normalizeItem(item: InputItem, i: number, { findItem, tools, open
     case 'local_shell_call_output':
     case 'apply_patch_call':
     case 'apply_patch_call_output':
+    case 'computer_call':
+    case 'computer_call_output':
       return normalizeClientItem(item, i);
     case 'reasoning': {
       const id = item.id ?? newId('rs');

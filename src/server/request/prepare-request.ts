@@ -6,6 +6,7 @@
  * `POST /v1/responses/input_tokens` stops after this step; create goes on to run.
  */
 import { CLIENT_TOOL_TYPES, parseCreateRequest, type CreateResponseRequest } from '../../protocol/create-request';
+import { checkBackgroundOptions } from '../../protocol/background-options';
 import { invalidRequest } from '../../shared/api-error';
 import type { StoredItem } from '../../protocol/output-items';
 import type { ConversationItem } from '../../chat/chat-format';
@@ -72,6 +73,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   const store = request.store ?? true;
   if (background && !store)
     throw invalidRequest('Background mode requires store=true: a background response must be stored to be retrieved.', 'background', Codes.invalidValue);
+  checkBackgroundOptions(request);
   const model = await resolveModel(state, request.model);
   checkLogprobs(request, model);
   checkToolChoice(request, state.tools.sameTool);

@@ -41,6 +41,10 @@ export function clientCallItem(
       const item = { type: 'local_shell_call' as const, id: newId('lsh'), call_id, action: fields.action, status: 'completed' as const };
       return { item, events: [added({ ...item, status: 'in_progress' }), done(item)] };
     }
+    case 'computer': {
+      const item = { type: 'computer_call' as const, id: newId('cu'), call_id, action: fields.action, pending_safety_checks: [], status: 'completed' as const };
+      return { item, events: [added({ ...item, status: 'in_progress' }), done(item)] };
+    }
     case 'apply_patch': {
       const item = { type: 'apply_patch_call' as const, id: newId('apc'), call_id, operation: fields.operation, status: 'completed' as const };
       return { item, events: [added({ ...item, status: 'in_progress' }), done(item)] };

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { ToolSpec } from '../../chat/chat-format';
 import type { BuiltinTool, CallContext, ToolCall } from '../../ports/builtin-tool';
 import type { SearchSource, WebSearchPort } from '../../ports/tool-ports';
-import type { StoredItem, WebSearchCall } from '../../protocol/output-items';
+import type { OutputItem, StoredItem, WebSearchCall } from '../../protocol/output-items';
 import type { WebSearchCallInput } from '../../protocol/tool-input-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
@@ -46,6 +46,12 @@ function callView(item: WebSearchCall) {
   return callConversation(FIND_IN_PAGE.name, item.id, { url: a.url, pattern: a.pattern }, '(search in page done)');
 }
 
+function withoutSources(item: OutputItem): OutputItem {
+  if (!isCall(item) || item.action.type !== 'search' || item.action.sources === undefined) return item;
+  const { sources: _kept, ...action } = item.action;
+  return { ...item, action };
+}
+
 async function runAction(item: WebSearchCall, port: WebSearchPort | undefined, signal: AbortSignal): Promise<{ shown: string; pages: CitedPage[] }> {
   if (!port) throw new Error('web search is not available in this runtime');
   const action = item.action;
@@ -69,6 +75,13 @@ export function webSearchTool(port: WebSearchPort | undefined): BuiltinTool {
     name: 'web_search',
     toolTypes: ['web_search', 'web_search_2025_08_26', 'web_search_preview', 'web_search_preview_2025_03_11'],
     itemTypes: ['web_search_call'],
+    // A search's sources are kept (the model sees them in later turns) but shown only when
+    // asked for, as OpenAI does. `web_search_call.results` names no field of the SDK's item:
+    // accepted on create and item reads, it changes nothing.
+    includes: {
+      'web_search_call.action.sources': withoutSources,
+      'web_search_call.results': (item) => item,
+    },
     functionNames: () => FUNCTIONS.map((f) => f.name),
     check(entries) {
       if (!port) throw invalidRequest('The web_search tool is not available in this runtime.', `tools[${entries[0]!.index}].type`, Codes.unsupportedTool);
