@@ -11,7 +11,7 @@ export async function exportChat(api: Api | null, conversation: Conversation): P
     conversation.turns.map(async (turn) => {
       let response: unknown = null;
       if (turn.responseId && api) {
-        response = await api.client.responses.retrieve(turn.responseId, { include: ['code_interpreter_call.outputs'] }).catch(() => null);
+        response = await api.client.responses.retrieve(turn.responseId, { include: ['code_interpreter_call.outputs', 'web_search_call.action.sources'] }).catch(() => null);
       }
       return { input: turn.input, model: turn.model, response_id: turn.responseId, status: turn.status, output: turn.output, usage: turn.usage, response };
     }),

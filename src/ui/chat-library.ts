@@ -48,7 +48,7 @@ export async function listChats(api: Api): Promise<Conversation[]> {
 export async function readTurns(api: Api, chat: Conversation): Promise<Turn[]> {
   const items: ConversationItem[] = [];
   // The interpreter's logs and images show in its card, as in a live answer.
-  for await (const item of api.client.conversations.items.list(chat.id, { order: 'asc', limit: 100, include: ['code_interpreter_call.outputs'] })) items.push(item);
+  for await (const item of api.client.conversations.items.list(chat.id, { order: 'asc', limit: 100, include: ['code_interpreter_call.outputs', 'web_search_call.action.sources'] })) items.push(item);
   return turnsFromItems(items, chat.updatedAt);
 }
 

@@ -29,16 +29,22 @@ export interface ProvidersApi {
   test(id: string, signal?: AbortSignal): Promise<ProviderModel[]>;
 }
 
-async function answer<T>(response: Response, schema: ZodMiniType<T>): Promise<T> {
+/**
+ * A `/v1/local/*` answer read against `schema`; a refusal carries the runtime's words, and an
+ * answer of another shape says so (`what`: "providers", "routes").
+ */
+export async function localAnswer<T>(response: Response, schema: ZodMiniType<T>, what: string): Promise<T> {
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
     const error = ErrorBody.safeParse(body);
     throw error.success ? new ProviderApiError(response.status, error.data.error.message, error.data.error.param ?? null) : new ProviderApiError(response.status, `${response.status} ${response.statusText}`);
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ProviderApiError(500, `The runtime's answer about providers is not what this app understands (${(parsed.error as core.$ZodError).issues[0]?.path.join('.') ?? 'body'}). Reload the page.`);
+  if (!parsed.success) throw new ProviderApiError(500, `The runtime's answer about ${what} is not what this app understands (${(parsed.error as core.$ZodError).issues[0]?.path.join('.') ?? 'body'}). Reload the page.`);
   return parsed.data;
 }
+
+const answer = <T>(response: Response, schema: ZodMiniType<T>) => localAnswer(response, schema, 'providers');
 
 export function createProvidersApi(fetchFn: typeof fetch, base: string): ProvidersApi {
   const url = (path = '') => `${base}/local/providers${path}`;

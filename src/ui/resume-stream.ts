@@ -9,6 +9,9 @@ import { APIError } from 'openai';
 import type { Api } from './api';
 import { isRunning, type Turn } from './saved-chat';
 
+/** What the tool cards show of a resumed turn: the interpreter's output and a search's sources. */
+const SHOWN: Array<'code_interpreter_call.outputs' | 'web_search_call.action.sources'> = ['code_interpreter_call.outputs', 'web_search_call.action.sources'];
+
 /** Resume attempts after the stream dropped while the response was still running. */
 const MAX_RESUMES = 5;
 
@@ -31,11 +34,11 @@ export async function resumeUntilSettled(api: Api, handlers: ResumeHandlers): Pr
     const turn = handlers.turn();
     if (!turn?.responseId || !isRunning(turn)) return;
     try {
-      handlers.onResponse(await api.client.responses.retrieve(turn.responseId));
+      handlers.onResponse(await api.client.responses.retrieve(turn.responseId, { include: SHOWN }));
       // Stopped: the cancel already landed (or the answer had finished); nothing to resume.
       const now = handlers.turn();
       if (!now || !isRunning(now) || signal.aborted) return;
-      const resumed = await api.client.responses.retrieve(turn.responseId, { stream: true, starting_after: now.lastSequence }, { signal });
+      const resumed = await api.client.responses.retrieve(turn.responseId, { stream: true, starting_after: now.lastSequence, include: SHOWN }, { signal });
       await handlers.consume(resumed);
     } catch (error) {
       if (error instanceof APIError && error.status === 404) return handlers.onGone();

@@ -3,10 +3,9 @@
  * name; shapes in protocol/local-routes.ts), answers checked against the same schemas the
  * server uses. Failures carry the runtime's words (which field, and why) as ProviderApiError.
  */
-import type { core, ZodMiniType } from 'zod/mini';
-import { ErrorBody } from '../protocol/error-response';
+import type { ZodMiniType } from 'zod/mini';
 import { RouteList, RouteObject, type RouteCreate } from '../protocol/local-routes';
-import { ProviderApiError } from './providers-api';
+import { localAnswer } from './providers-api';
 
 export type { RouteCreate, RouteObject };
 
@@ -16,16 +15,7 @@ export interface RoutesApi {
   remove(id: string): Promise<void>;
 }
 
-async function answer<T>(response: Response, schema: ZodMiniType<T>): Promise<T> {
-  const body: unknown = await response.json().catch(() => null);
-  if (!response.ok) {
-    const error = ErrorBody.safeParse(body);
-    throw error.success ? new ProviderApiError(response.status, error.data.error.message, error.data.error.param ?? null) : new ProviderApiError(response.status, `${response.status} ${response.statusText}`);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ProviderApiError(500, `The runtime's answer about routes is not what this app understands (${(parsed.error as core.$ZodError).issues[0]?.path.join('.') ?? 'body'}). Reload the page.`);
-  return parsed.data;
-}
+const answer = <T>(response: Response, schema: ZodMiniType<T>) => localAnswer(response, schema, 'routes');
 
 export function createRoutesApi(fetchFn: typeof fetch, base: string): RoutesApi {
   const url = (path = '') => `${base}/local/routes${path}`;

@@ -20,7 +20,7 @@ test('tools, outputs of the interpreter, limits, instructions and effort', () =>
     max_output_tokens: 256,
     instructions: 'Be brief.',
     tools: [{ type: 'code_interpreter', container: { type: 'auto' } }, { type: 'web_search' }],
-    include: ['code_interpreter_call.outputs'],
+    include: ['code_interpreter_call.outputs', 'web_search_call.action.sources'],
     reasoning: { effort: 'low' },
   });
 });

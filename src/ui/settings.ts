@@ -120,8 +120,15 @@ export function requestOptions(settings: Settings, mcpTokens: McpTokens = {}): P
     ...(settings.maxOutputTokens !== null ? { max_output_tokens: settings.maxOutputTokens } : {}),
     ...(settings.instructions.trim() ? { instructions: settings.instructions } : {}),
     ...(tools.length > 0 ? { tools } : {}),
-    // Logs and images of the interpreter are shown in its card.
-    ...(settings.codeInterpreter ? { include: ['code_interpreter_call.outputs' as const] } : {}),
+    // Logs and images of the interpreter, and a search's sources, are shown in their cards.
+    ...(settings.codeInterpreter || settings.webSearch
+      ? {
+          include: [
+            ...(settings.codeInterpreter ? (['code_interpreter_call.outputs'] as const) : []),
+            ...(settings.webSearch ? (['web_search_call.action.sources'] as const) : []),
+          ],
+        }
+      : {}),
     ...(settings.reasoningEffort !== 'default' ? { reasoning: { effort: settings.reasoningEffort } } : {}),
   };
 }

@@ -238,6 +238,8 @@ describe('web_search', () => {
         `Paris has about 2.1 million residents (${url}).`,
       ]),
       tools: [{ type: 'web_search' }],
+      // A search's sources are shown only when asked for, as OpenAI does.
+      include: ['web_search_call.action.sources'],
     });
     const done = events.at(-1) as Extract<ResponseStreamEvent, { type: 'response.completed' }>;
     expect(done.type).toBe('response.completed');
