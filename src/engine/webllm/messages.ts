@@ -85,6 +85,13 @@ export function plain(message: ChatCompletionMessageParam): { role: string; cont
   return { role: message.role, content: plainContent(message.content) };
 }
 
+/**
+ * Tokens of the empty think block web-llm 0.2.86 adds with `enable_thinking: false`
+ * (`<think>\n\n</think>\n\n`) in Qwen3's tokenizer, the catalog's one reasoning family:
+ * `<think>`, `\n\n`, `</think>`, `\n\n`.
+ */
+export const WEBLLM_EMPTY_THINKING_TOKENS = 4;
+
 /** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
 const MIN_TOP_P = 1e-6;
 
@@ -101,7 +108,10 @@ request: GenerateRequest,
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
+  const thinking = webLlmThinking(request, entry);
+  // With thinking off, web-llm puts the empty think block into the reply's token list, and
+  // its `max_tokens` counts that list: the block would take its tokens from the answer.
+  if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens + (thinking === false ? WEBLLM_EMPTY_THINKING_TOKENS : 0);
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = Math.min(1, Math.max(MIN_TOP_P, request.topP));
   if (request.stop && request.stop.length > 0) body.stop = request.stop;
@@ -114,7 +124,6 @@ request: GenerateRequest,
   }
   // A custom tool's grammar holds the whole output to the call grammar (chat/grammar/call-grammar.ts).
   if (request.outputGrammar) body.response_format = { type: 'grammar', grammar: printGrammar(request.outputGrammar) };
-  const thinking = webLlmThinking(request, entry);
   if (thinking !== undefined) body.extra_body = { enable_thinking: thinking };
   return body;
 }
