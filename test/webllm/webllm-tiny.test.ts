@@ -195,6 +195,34 @@ test('structured output: a JSON schema goes through xgrammar and the answer pars
   expect(JSON.parse(result.text)).toEqual(JSON.parse(expected.json_reply));
 });
 
+test('instructions only (no input) are answered; an input ending with an assistant message is a 400', async () => {
+  const result = await page.evaluate(async (model) => {
+    const r = await window.sdk!.responses.create({ model, instructions: 'Say something.', temperature: 0, reasoning: { effort: 'none' } });
+    const refused = await fetch('/v1/responses', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model, input: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }] }),
+    });
+    return { status: r.status, text: r.output_text, refused: { status: refused.status, error: (await refused.json()).error } };
+  }, MODEL);
+  expect(result).toMatchObject({ status: 'completed', text: expected.reply });
+  expect(result.refused.status).toBe(400);
+  expect(result.refused.error).toMatchObject({ type: 'invalid_request_error' });
+});
+
+test('a second tab shares the one engine: same answer, no second load', async () => {
+  const before = app.requests.length;
+  const second = await openTab();
+  const text = await second.evaluate(
+    async (model) => (await window.sdk!.responses.create({ model, input: 'From the second tab.', temperature: 0, reasoning: { effort: 'none' } })).output_text,
+    MODEL,
+  );
+  expect(text).toBe(expected.reply);
+  expect(await second.evaluate(() => window.localRuntime!.isLeader())).toBe(false);
+  expect(app.requests.slice(before).filter((r) => r.path.startsWith(`${BUILD}/`) || r.path.startsWith('libs/'))).toEqual([]);
+  await second.close();
+});
+
 test('a reload loads the model from web-llm\'s cache: no second download', async () => {
   const before = app.requests.length;
   await page.reload();

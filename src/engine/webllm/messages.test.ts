@@ -55,3 +55,16 @@ describe('max_tokens with thinking off', () => {
     expect(body(qwen3, { enableThinking: false }).max_tokens).toBeUndefined();
   });
 });
+
+describe('what web-llm refuses as the last message', () => {
+  it('instructions only (no input): sent as the user message, which web-llm requires last', () => {
+    expect(toWebLlmMessages([{ role: 'system', content: 'Say hello.' }], false)).toEqual([{ role: 'user', content: 'Say hello.' }]);
+  });
+
+  it('a conversation with a user turn keeps its system message', () => {
+    expect(toWebLlmMessages([{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hi' }], false)).toEqual([
+      { role: 'system', content: 'Be brief.' },
+      { role: 'user', content: 'Hi' },
+    ]);
+  });
+});

@@ -55,9 +55,15 @@ function plainContent(content: unknown, withImages = true): string {
 
 /**
  * Our messages as web-llm takes them. web-llm accepts a system message only first, and a
- * `tool` message only when the model's conversation template has a tool role.
+ * `tool` message only when the model's conversation template has a tool role. It also
+ * refuses a conversation whose last message is not `user` or `tool` (`MessageOrderError`):
+ * a request of instructions only (no input) is sent as a user message, so the model answers
+ * them as other engines do; an input that ends with an assistant message stays a 400.
  */
 export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boolean): ChatCompletionMessageParam[] {
+  if (messages.length > 0 && messages.every((m) => m.role === 'system')) {
+    return [{ role: 'user', content: messages.map((m) => m.content).join('\n\n') }];
+  }
   return messages.map((message, index): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
