@@ -8,7 +8,8 @@
  *
  * The weights are constructed so that greedy decoding is known (`expected.json`): after the
  * assistant header the model says `reply` and then `<|im_end|>`; under a JSON grammar it says
- * `json_reply`. `npm run test:webllm`; never skipped: a missing fixture fails.
+ * `json_reply`; under a grammar that forces a tool call, it writes `<tool_call>` and the
+ * grammar spells the call out. `npm run test:webllm`; never skipped: a missing fixture fails.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -193,6 +194,24 @@ test('structured output: a JSON schema goes through xgrammar and the answer pars
   }, MODEL);
   expect(result.status).toBe('completed');
   expect(JSON.parse(result.text)).toEqual(JSON.parse(expected.json_reply));
+});
+
+test('a custom tool with a grammar: the forced call goes through xgrammar and its input is in the language', async () => {
+  const result = await page.evaluate(async (model) => {
+    const r = await window.sdk!.responses.create({
+      model,
+      input: 'Look something up.',
+      temperature: 0,
+      reasoning: { effort: 'none' },
+      tools: [{ type: 'custom', name: 'lookup', description: 'Looks a word up.', format: { type: 'grammar', syntax: 'lark', definition: 'start: "tiny" | "small"' } }],
+      tool_choice: { type: 'custom', name: 'lookup' },
+    });
+    return { status: r.status, output: r.output.map((item) => ({ type: item.type, ...('name' in item ? { name: item.name } : {}), ...('input' in item ? { input: item.input } : {}) })) };
+  }, MODEL);
+  expect(result.status).toBe('completed');
+  expect(result.output).toHaveLength(1);
+  expect(result.output[0]).toMatchObject({ type: 'custom_tool_call', name: 'lookup' });
+  expect(['tiny', 'small']).toContain((result.output[0] as { input: string }).input);
 });
 
 test('instructions only (no input) are answered; an input ending with an assistant message is a 400', async () => {
