@@ -214,6 +214,28 @@ test('a custom tool with a grammar: the forced call goes through xgrammar and it
   expect(['tiny', 'small']).toContain((result.output[0] as { input: string }).input);
 });
 
+test('cancel mid-stream stops the generation: the stored response ends cancelled with part of the reply', async () => {
+  const result = await page.evaluate(async (model) => {
+    const stream = await window.sdk!.responses.create({ model, input: 'Say something.', temperature: 0, reasoning: { effort: 'none' }, background: true, stream: true });
+    let id = '';
+    for await (const event of stream) {
+      if (event.type === 'response.created') id = event.response.id;
+      if (event.type === 'response.output_text.delta') {
+        await window.sdk!.responses.cancel(id);
+        break;
+      }
+    }
+    for (;;) {
+      const r = await window.sdk!.responses.retrieve(id);
+      if (r.status !== 'in_progress' && r.status !== 'queued') return { status: r.status, text: r.output_text };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }, MODEL);
+  expect(result.status).toBe('cancelled');
+  expect(expected.reply.startsWith(result.text)).toBe(true);
+  expect(result.text.length).toBeLessThan(expected.reply.length);
+});
+
 test('instructions only (no input) are answered; an input ending with an assistant message is a 400', async () => {
   const result = await page.evaluate(async (model) => {
     const r = await window.sdk!.responses.create({ model, instructions: 'Say something.', temperature: 0, reasoning: { effort: 'none' } });
