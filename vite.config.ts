@@ -271,6 +271,21 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // `npm run test:webllm`: the real web-llm engine on SwiftShader with the tiny model of
+          // test/fixtures/webllm-tiny/. A project of its own: shader compilation on the CPU
+          // makes its first load minutes long.
+          name: 'webllm',
+          environment: 'node',
+          include: ['test/webllm/**/*.test.ts'],
+          fileParallelism: false,
+          maxWorkers: 1,
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           // `npm run bench:pipeline` only; prints a table instead of asserting speed.
           name: 'bench',
           environment: 'node',

@@ -185,3 +185,29 @@ test('a model id outside the catalog (a build id, here) is 404 model_not_found',
   }, QWEN_F32);
   expect(result).toEqual({ load: [404, 'model_not_found'], create: [404, 'model_not_found'] });
 });
+
+test('deleting a model offline removes what its build left in the cache, fetching nothing for the other build', async () => {
+  const { context, page } = await openWithMirror('complete');
+  // The load stops at the placeholder library, after web-llm stored the q4f32 build's config and library.
+  await loadModel(page, QWEN);
+  const cached = () =>
+    page.evaluate(async () => {
+      const urls: string[] = [];
+      for (const name of await caches.keys()) if (name.startsWith('webllm/')) for (const r of await (await caches.open(name)).keys()) urls.push(r.url);
+      return urls;
+    });
+  expect((await cached()).filter((url) => url.includes(QWEN_F32)).length).toBeGreaterThan(0);
+
+  const before = app.requests.length;
+  await context.setOffline(true);
+  const deleted = await page.evaluate(async (id) => {
+    const response = await fetch(`/v1/local/models/${id}`, { method: 'DELETE' });
+    return { status: response.status, body: await response.json() };
+  }, QWEN);
+  await context.setOffline(false);
+  // web-llm's own deletion fetched the never-downloaded q4f16 build's tensor-cache.json and failed here.
+  expect(deleted).toEqual({ status: 200, body: { id: QWEN, object: 'model.cache.deleted', deleted: true } });
+  expect(await cached()).toEqual([]);
+  expect(app.requests.slice(before)).toEqual([]);
+  await context.close();
+});

@@ -1,7 +1,7 @@
 /**
  * An in-memory `CacheStorage` for Node tests of the service worker's caching (Node has no
- * Cache API). Only what src/pwa/offline-files.ts uses: open/keys/delete, and a cache's
- * match/put/keys/delete by URL (no Vary, no query-ignoring options).
+ * Cache API). Only what src/pwa/offline-files.ts and web-llm's cache code use: open/keys/
+ * delete/has, and a cache's match/put/add/keys/delete by URL (no Vary, no query-ignoring options).
  */
 class MemoryCache {
   readonly entries = new Map<string, Response>();
@@ -19,6 +19,13 @@ class MemoryCache {
 
   async keys(): Promise<Request[]> {
     return [...this.entries.keys()].map((url) => new Request(url));
+  }
+
+  /** As the Cache API: fetches (the global `fetch`, so a test can stub it) and stores an OK response. */
+  async add(request: RequestInfo | URL): Promise<void> {
+    const response = await fetch(request);
+    if (!response.ok) throw new TypeError(`Cache.add: HTTP ${response.status} for ${urlOf(request)}`);
+    await this.put(request, response);
   }
 
   async delete(request: RequestInfo | URL): Promise<boolean> {

@@ -39,7 +39,7 @@ function webLlm(fake: FakeMLCEngine): WebLlmEngine {
   return new WebLlmEngine({
     createEngine: async () => fake,
     detectGpu: async () => ({ usable: true, shaderF16: true, fallbackAdapter: false, adapter: {}, limits: LIMITS }),
-    cacheApi: { hasModelInCache: async () => true, deleteModelAllInfoInCache: async () => {} },
+    cacheApi: { hasModelInCache: async () => true, deleteBuild: async () => {} },
     storage: null,
   });
 }

@@ -37,7 +37,7 @@ async function runtime(gpu: WebGpuSupport, load: FakeLoadScript = {}) {
   const webllm = new WebLlmEngine({
     createEngine: async () => new FakeMLCEngine(),
     detectGpu: async () => gpu,
-    cacheApi: { hasModelInCache: async (id) => id === 'Qwen3-0.6B-q4f32_1-MLC', deleteModelAllInfoInCache: async () => {} },
+    cacheApi: { hasModelInCache: async (id) => id === 'Qwen3-0.6B-q4f32_1-MLC', deleteBuild: async () => {} },
     storage: { estimate: async () => ({ usage: 1e9, quota: 10e9 }), persisted: async () => true },
   });
   const cache = new FakeWllamaCache().put(`${MIRROR}/Llama-3.2-1B-Instruct-Q4_K_M.gguf`, 1000);

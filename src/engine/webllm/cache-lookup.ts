@@ -70,6 +70,38 @@ export async function hasModelInCacheWithoutWebLlm(modelId: string, appConfig: A
   }
 }
 
+/**
+ * Whether web-llm keeps `modelId`'s weight manifest (`tensor-cache.json`), the file its
+ * deletion reads first (see delete-build.ts); `undefined` for a backend this does not read.
+ */
+export async function hasManifestInCacheWithoutWebLlm(modelId: string, appConfig: AppConfig, env: CacheLookupEnv = {}): Promise<boolean | undefined> {
+  const record = appConfig.model_list.find((r) => r.model_id === modelId);
+  if (!record) throw new Error(`Cannot find model record in appConfig for ${modelId}.`);
+  const backend = backendOf(appConfig);
+  if (backend === 'other') return undefined;
+  const store = backend === 'cache' ? cacheStorageKeys(env.caches ?? globalThis.caches) : await indexedDbKeys(env.indexedDB ?? globalThis.indexedDB);
+  try {
+    return await store.has(new URL('tensor-cache.json', cleanModelUrl(record.model)).href);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * Deletes files of the `webllm/model` scope under `modelId`'s model URL (e.g. the tokenizer,
+ * or `tensor-cache.json`, which web-llm's own deletion leaves behind), from Cache Storage,
+ * without reading anything first. Other backends: nothing (the app uses Cache Storage).
+ */
+export async function deleteModelFilesWithoutWebLlm(modelId: string, appConfig: AppConfig, names: readonly string[], env: CacheLookupEnv = {}): Promise<void> {
+  const record = appConfig.model_list.find((r) => r.model_id === modelId);
+  if (!record || backendOf(appConfig) !== 'cache') return;
+  const caches = env.caches ?? globalThis.caches;
+  if (!(await caches.has(WEBLLM_MODEL_SCOPE))) return;
+  const cache = await caches.open(WEBLLM_MODEL_SCOPE);
+  const modelUrl = cleanModelUrl(record.model);
+  for (const name of names) await cache.delete(new URL(name, modelUrl).href);
+}
+
 interface KeyedStore {
   has(url: string): Promise<boolean>;
   json(url: string): Promise<unknown>;

@@ -15,7 +15,7 @@ function fakeWebLlm(cached: string[]) {
       if (config) seen.push(config);
       return present.has(id);
     }),
-    deleteModelAllInfoInCache: vi.fn(async (id: string) => {
+    deleteBuild: vi.fn(async (id: string) => {
       present.delete(id);
     }),
   };
@@ -42,7 +42,7 @@ describe('ModelCache', () => {
   });
 
   it('counts a failing cache lookup as not cached', async () => {
-    const api: WebLlmCacheApi = { hasModelInCache: async () => Promise.reject(new ReferenceError('caches is not defined')), deleteModelAllInfoInCache: async () => {} };
+    const api: WebLlmCacheApi = { hasModelInCache: async () => Promise.reject(new ReferenceError('caches is not defined')), deleteBuild: async () => {} };
     expect(await new ModelCache({ catalog: MODEL_CATALOG, appConfig, webllm: api, storage: null }).isCached('x')).toBe(false);
   });
 
@@ -51,8 +51,16 @@ describe('ModelCache', () => {
     const cache = new ModelCache({ catalog: MODEL_CATALOG, appConfig, webllm: api, storage: null });
     await cache.delete(qwen.id);
     expect([...present]).toEqual(['Qwen3-4B-q4f16_1-MLC']);
-    expect(api.deleteModelAllInfoInCache).toHaveBeenCalledWith('Qwen3-1.7B-q4f16_1-MLC', appConfig);
+    expect(api.deleteBuild).toHaveBeenCalledWith('Qwen3-1.7B-q4f16_1-MLC', appConfig);
     await expect(cache.delete('nope')).rejects.toMatchObject({ data: { status: 404, code: 'model_not_found' } });
+  });
+
+  it('deletes the other build when one fails, then reports the failure', async () => {
+    const { api, present } = fakeWebLlm(['Qwen3-1.7B-q4f32_1-MLC']);
+    const failing: WebLlmCacheApi = { ...api, deleteBuild: vi.fn(async (id: string, config: AppConfig) => (id.includes('q4f16') ? Promise.reject(new TypeError('Failed to fetch')) : api.deleteBuild(id, config))) };
+    const cache = new ModelCache({ catalog: MODEL_CATALOG, appConfig, webllm: failing, storage: null });
+    await expect(cache.delete(qwen.id)).rejects.toThrow('Failed to fetch');
+    expect([...present]).toEqual([]);
   });
 
   it('estimates storage', async () => {

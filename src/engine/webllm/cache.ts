@@ -13,12 +13,14 @@ import type { AppConfig } from '@mlc-ai/web-llm';
 import { modelNotFound, quotaExceeded } from '../engine-errors';
 import type { StorageInfo } from '../device-status';
 import { findCatalogEntry, type CatalogEntry, type ModelVariant } from './catalog';
-import { hasModelInCacheWithoutWebLlm } from './cache-lookup';
+import { deleteModelFilesWithoutWebLlm, hasManifestInCacheWithoutWebLlm, hasModelInCacheWithoutWebLlm } from './cache-lookup';
+import { deleteWebLlmBuild } from './delete-build';
 
 /** The part of web-llm's cache API used here (a fake in tests). */
 export interface WebLlmCacheApi {
   hasModelInCache(modelId: string, appConfig?: AppConfig): Promise<boolean>;
-  deleteModelAllInfoInCache(modelId: string, appConfig?: AppConfig): Promise<void>;
+  /** Deletes every cached file of one build, downloading nothing (delete-build.ts). */
+  deleteBuild(modelId: string, appConfig: AppConfig): Promise<void>;
 }
 
 /** `navigator.storage`, as far as it is used here. */
@@ -65,7 +67,11 @@ export class ModelCache {
     this.webllm = options.webllm ?? {
       hasModelInCache: async (modelId, config = this.appConfig) =>
         (await hasModelInCacheWithoutWebLlm(modelId, config)) ?? (await import('@mlc-ai/web-llm')).hasModelInCache(modelId, config),
-      deleteModelAllInfoInCache: async (modelId, config) => (await import('@mlc-ai/web-llm')).deleteModelAllInfoInCache(modelId, config),
+      deleteBuild: async (modelId, config) =>
+        deleteWebLlmBuild(modelId, config, await import('@mlc-ai/web-llm'), {
+          manifestCached: await hasManifestInCacheWithoutWebLlm(modelId, config).catch(() => undefined),
+          deleteFiles: (names) => deleteModelFilesWithoutWebLlm(modelId, config, names),
+        }),
     };
     this.storage = options.storage === undefined ? defaultStorage() : options.storage;
     const storage = this.storage;
@@ -92,12 +98,16 @@ export class ModelCache {
     );
   }
 
-  /** Deletes every downloaded file of a model (both builds). A loaded model keeps running. */
+  /**
+   * Deletes every downloaded file of a model (both builds). A loaded model keeps running.
+   * Each build is deleted even when the other fails; the first failure is then thrown.
+   */
   async delete(id: string): Promise<void> {
     const entry = findCatalogEntry(this.catalog, id);
     if (!entry) throw modelNotFound(id, this.catalog.map((e) => e.id));
-    for (const variant of [entry.variants.q4f16, entry.variants.q4f32])
-      await this.webllm.deleteModelAllInfoInCache(variant.modelId, this.appConfig);
+    const results = await Promise.allSettled([entry.variants.q4f16, entry.variants.q4f32].map((variant) => this.webllm.deleteBuild(variant.modelId, this.appConfig)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** The origin's storage use and quota (`navigator.storage.estimate()`), or null without a StorageManager. */

@@ -47,7 +47,7 @@ function setup(options: SetupOptions = {}) {
     modelBase: MIRROR,
     createEngine,
     detectGpu: async () => options.gpu ?? gpuWith(options.shaderF16 ?? true),
-    cacheApi: { hasModelInCache: async (id: string, _config?: AppConfig) => cached.has(id), deleteModelAllInfoInCache: async () => {} },
+    cacheApi: { hasModelInCache: async (id: string, _config?: AppConfig) => cached.has(id), deleteBuild: async () => {} },
     storage,
     onProgress: (p) => progress.push(p),
     ...(options.fetch ? { fetch: options.fetch } : {}),

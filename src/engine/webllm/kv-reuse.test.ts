@@ -37,7 +37,7 @@ async function setup() {
       return fake;
     },
     detectGpu: async () => ({ usable: true, shaderF16: true, fallbackAdapter: false, adapter: {}, limits: LIMITS }),
-    cacheApi: { hasModelInCache: async () => true, deleteModelAllInfoInCache: async () => {} },
+    cacheApi: { hasModelInCache: async () => true, deleteBuild: async () => {} },
     storage: null,
   });
   const store = await openIdbStore({ name: `kv-reuse-${Date.now()}-${Math.random()}` });

@@ -55,9 +55,15 @@ function plainContent(content: unknown, withImages = true): string {
 
 /**
  * Our messages as web-llm takes them. web-llm accepts a system message only first, and a
- * `tool` message only when the model's conversation template has a tool role.
+ * `tool` message only when the model's conversation template has a tool role. It also
+ * refuses a conversation whose last message is not `user` or `tool` (`MessageOrderError`):
+ * a request of instructions only (no input) is sent as a user message, so the model answers
+ * them as other engines do; an input that ends with an assistant message stays a 400.
  */
 export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boolean): ChatCompletionMessageParam[] {
+  if (messages.length > 0 && messages.every((m) => m.role === 'system')) {
+    return [{ role: 'user', content: messages.map((m) => m.content).join('\n\n') }];
+  }
   return messages.map((message, index): ChatCompletionMessageParam => {
     switch (message.role) {
       case 'system':
@@ -86,6 +92,13 @@ export function plain(message: ChatCompletionMessageParam): { role: string; cont
   return { role: message.role, content: plainContent(message.content) };
 }
 
+/**
+ * Tokens of the empty think block web-llm 0.2.86 adds with `enable_thinking: false`
+ * (`<think>\n\n</think>\n\n`) in Qwen3's tokenizer, the catalog's one reasoning family:
+ * `<think>`, `\n\n`, `</think>`, `\n\n`.
+ */
+export const WEBLLM_EMPTY_THINKING_TOKENS = 4;
+
 /** web-llm requires 0 < top_p <= 1; OpenAI allows 0 (greedy). */
 const MIN_TOP_P = 1e-6;
 
@@ -102,7 +115,10 @@ request: GenerateRequest,
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
+  const thinking = webLlmThinking(request, entry);
+  // With thinking off, web-llm puts the empty think block into the reply's token list, and
+  // its `max_tokens` counts that list: the block would take its tokens from the answer.
+  if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens + (thinking === false ? WEBLLM_EMPTY_THINKING_TOKENS : 0);
   if (request.temperature !== undefined) body.temperature = request.temperature;
   if (request.topP !== undefined) body.top_p = Math.min(1, Math.max(MIN_TOP_P, request.topP));
   if (request.stop && request.stop.length > 0) body.stop = request.stop;
@@ -115,7 +131,6 @@ request: GenerateRequest,
   }
   // A custom tool's grammar holds the whole output to the call grammar (chat/grammar/call-grammar.ts).
   if (request.outputGrammar) body.response_format = { type: 'grammar', grammar: printGrammar(request.outputGrammar) };
-  const thinking = webLlmThinking(request, entry);
   if (thinking !== undefined) body.extra_body = { enable_thinking: thinking };
   return body;
 }

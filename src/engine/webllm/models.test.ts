@@ -26,7 +26,7 @@ function setup(gpu: WebGpuSupport = swiftShader, cached: string[] = []) {
     detectGpu: async () => gpu,
     cacheApi: {
       hasModelInCache: async (id) => cache.has(id),
-      deleteModelAllInfoInCache: async (id) => {
+      deleteBuild: async (id) => {
         deleted.push(id);
         cache.delete(id);
       },
