@@ -11,7 +11,7 @@
  * `json_reply`; under a grammar that forces a tool call, it writes `<tool_call>` and the
  * grammar spells the call out. `npm run test:webllm`; never skipped: a missing fixture fails.
  */
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,7 @@ beforeAll(async () => {
     ...FILES.map((name) => copyFile(join(FIXTURE, name), join(main, name))),
     copyFile(join(FIXTURE, 'model-webgpu.wasm'), join(dir, libraryPath)),
     copyFile(WEBLLM_BUNDLE, join(dir, 'webllm', 'index.js')),
+    writeFile(join(dir, 'webllm', 'expose.js'), "import * as webllm from './index.js';\nwindow.webllm = webllm;\n"),
   ]);
   [app, browser] = await Promise.all([
     serveDistWithMirror(dir),
@@ -110,8 +111,16 @@ function loadModel(tab: Page): Promise<LoadEvent[]> {
 function webLlmDirect(tab: Page, messages: { role: string; content: string }[], extra: Record<string, unknown> = {}): Promise<{ text: string; finish: string | null; tokens: number }> {
   return tab.evaluate(
     async ({ build, libraryPath, messages, extra }) => {
-      const webllm = await import(/* @vite-ignore */ `${location.origin}/test-mirror/webllm/index.js`);
-      const w = window as unknown as { tinyEngine?: Promise<unknown> };
+      // web-llm's bundle is loaded by a module script (`expose.js`): an `import()` written here
+      // would be rewritten by the test runner's transform before it reaches the page.
+      const w = window as unknown as { tinyEngine?: Promise<unknown>; webllm?: { CreateMLCEngine(id: string, options: unknown): Promise<unknown> } };
+      if (!w.webllm) {
+        const script = Object.assign(document.createElement('script'), { type: 'module', src: `${location.origin}/test-mirror/webllm/expose.js` });
+        const loaded = new Promise((resolve, reject) => Object.assign(script, { onload: resolve, onerror: reject }));
+        document.head.append(script);
+        await loaded;
+      }
+      const webllm = w.webllm!;
       const base = `${location.origin}/test-mirror/`;
       w.tinyEngine ??= webllm.CreateMLCEngine(build, {
         appConfig: {
@@ -236,9 +245,11 @@ test('cancel mid-stream stops the generation: the stored response ends cancelled
   expect(result.text.length).toBeLessThan(expected.reply.length);
 });
 
-test('instructions only (no input) are answered; an input ending with an assistant message is a 400', async () => {
+test('a developer message alone is answered; an input ending with an assistant message is a 400', async () => {
   const result = await page.evaluate(async (model) => {
-    const r = await window.sdk!.responses.create({ model, instructions: 'Say something.', temperature: 0, reasoning: { effort: 'none' } });
+    // Only system-role messages: web-llm refuses a conversation that does not end with a user
+    // (or tool) message, so the wing sends them as the user's.
+    const r = await window.sdk!.responses.create({ model, input: [{ role: 'developer', content: 'Say something.' }], temperature: 0, reasoning: { effort: 'none' } });
     const refused = await fetch('/v1/responses', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -246,6 +257,7 @@ test('instructions only (no input) are answered; an input ending with an assista
     });
     return { status: r.status, text: r.output_text, refused: { status: refused.status, error: (await refused.json()).error } };
   }, MODEL);
+  console.log('PROBE', JSON.stringify(result));
   expect(result).toMatchObject({ status: 'completed', text: expected.reply });
   expect(result.refused.status).toBe(400);
   expect(result.refused.error).toMatchObject({ type: 'invalid_request_error' });
