@@ -203,6 +203,12 @@ describe('requests refused', () => {
     expect(member).toMatchObject({ status: 400, param: 'tools[0].tools[0].defer_loading' });
   });
 
+  test('two tool_search entries: a 400 naming the second', async () => {
+    local = await localClient();
+    const error = await local.client.responses.create({ model, input: 'hi', tools: [...tools, { type: 'tool_search', execution: 'client' }] }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, param: `tools[${tools.length}]` });
+  });
+
   test('a loaded tool of a type a search cannot load is a 400', async () => {
     local = await localClient();
     const error = await local.client.responses
