@@ -12,6 +12,7 @@ import type OpenAI from 'openai';
 import type { ResponseStreamEvent, Tool } from 'openai/resources/responses/responses';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 import { RecordingEngine } from '../fakes/recording-engine';
+import { openTestSocket, type Frame } from '../support/socket-client';
 
 let local: LocalClient;
 afterEach(() => closeAndCheck(local));
@@ -140,6 +141,20 @@ describe('tool_search run here', () => {
     expect(later.output).toMatchObject([{ type: 'function_call', name: 'get_weather' }]);
     const items = await local.client.conversations.items.list(conversation.id, { order: 'asc' });
     expect(items.data.map((i) => i.type)).toContain('tool_search_output');
+  });
+});
+
+describe('over the WebSocket', () => {
+  test('store: false on one connection: the search and the loaded call, then a chained turn (the connection’s cache) still has the tool loaded', async () => {
+    local = await localClient();
+    const socket = openTestSocket(local.server);
+    const output = (frames: Frame[]) => (frames.at(-1)!.response as { id: string; output: Array<{ type: string; name?: string; call_id?: string }> });
+    const first = await socket.create({ model, store: false, tools, input: script([call('tool_search', { query: 'weather' }), call('get_weather', { city: 'Oslo' })]) });
+    expect(first.at(-1)!.type).toBe('response.completed');
+    expect(first.filter((f) => f.type === 'response.output_item.done').map((f) => (f.item as { type: string }).type)).toEqual(['tool_search_call', 'tool_search_output', 'function_call']);
+    const fc = output(first).output[2]!;
+    const second = await socket.create({ model, store: false, tools, previous_response_id: output(first).id, input: [{ type: 'function_call_output', call_id: fc.call_id, output: 'clear' }, { role: 'user', content: script([call('get_weather', { city: 'Rome' })]) }] });
+    expect(output(second).output).toMatchObject([{ type: 'function_call', name: 'get_weather' }]);
   });
 });
 
