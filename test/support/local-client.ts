@@ -85,20 +85,22 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   const files: FilesOptions | undefined = fileOptions && fileStore
     ? { store: fileOptions.wrapFiles ? fileOptions.wrapFiles(fileStore) : fileStore, extractor: inlineExtractor(), indexes: minisearchIndexes, pollAfterMs: 5, ...fileOptions }
     : undefined;
+  const tools = [...builtinTools(options.tools ?? {}), ...(options.extraTools ?? [])];
   const server = await createResponsesServer({
     store,
     keys,
     engines: [options.engine ?? new ScriptedEngine()],
     formats: chatFormats,
     flushMs: 5,
-    tools: [...builtinTools(options.tools ?? {}), ...(options.extraTools ?? [])],
+    tools,
     ...(options.maxToolRounds ? { maxToolRounds: options.maxToolRounds } : {}),
     ...(files ? { files, embedders: [new TestEmbedder()] } : {}),
     ...options.server,
   });
   const specViolations: string[] = [];
   const pending: Promise<void>[] = [];
-  const plugins = pluginShapes(options.extraTools ?? []);
+  // Tools that bring their own wire schemas (plug-ins, and builtins kept outside protocol/'s unions: tool search).
+  const plugins = pluginShapes(tools.filter((tool) => tool.schemas));
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const request = new Request(url, init);
     const response = await server.fetch(options.requestAs ? options.requestAs(request) : request);

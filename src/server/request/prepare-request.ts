@@ -25,6 +25,7 @@ import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
 import { carriesFiles, withFileTexts } from './input-files';
 import { prepareOnRoute } from './route-decision';
+import { checkDeferredTools } from './deferred-tools';
 
 /** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
 export interface PreparedRequest {
@@ -78,6 +79,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   checkLogprobs(request, model);
   checkToolChoice(request, state.tools.sameTool);
   await checkBuiltinTools(state, request);
+  checkDeferredTools(request.tools ?? [], (type) => state.tools.loadsDeferred(type));
   checkToolGrammars(request, model);
 
   const { conversationId, history, input } = await readRequestContext(state, request, options.cachedChain);
@@ -175,7 +177,7 @@ async function checkBuiltinTools(state: ServerState, request: CreateResponseRequ
   });
   const builtinNames = new Set<string>();
   for (const [tool, entries] of state.tools.entries(tools)) {
-    await tool.check?.(entries, state.toolHost);
+    await tool.check?.(entries, state.toolHost, tools);
     for (const name of tool.functionNames?.(entries.map((e) => e.tool)) ?? []) builtinNames.add(name);
   }
   tools.forEach((tool, i) => {
