@@ -225,6 +225,8 @@ export class ResponseRun implements RunningResponse {
     // A compaction made for this response comes first in its output, as on OpenAI (it was written before the run).
     const compaction = this.plan.compaction;
     if (compaction) this.builder.addFinished(compaction.item);
+    // A compaction_trigger asked for the compaction alone: nothing is generated after it.
+    if (compaction?.only) return { status: 'completed', usage: usageOf({ input: compaction.usage.inputTokens, cached: 0, output: compaction.usage.outputTokens, reasoning: 0 }) };
     // Before the first round, the work the request itself asks of its tools (listing a server, approved calls).
     const toolsBefore = functionNames(this.plan);
     const prepared = await this.plan.sessions.prepare(this.callContext);
@@ -234,13 +236,7 @@ export class ResponseRun implements RunningResponse {
     let conversation = [...plan.conversation, ...prepared.conversation];
     let input = prepared.conversation.length ? plan.render(conversation) : plan.input;
     const total = { input: compaction?.usage.inputTokens ?? 0, cached: 0, output: compaction?.usage.outputTokens ?? 0, reasoning: 0 };
-    const usage = (): Usage => ({
-      input_tokens: total.input,
-      input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
-      output_tokens: total.output,
-      output_tokens_details: { reasoning_tokens: total.reasoning },
-      total_tokens: total.input + total.output,
-    });
+    const usage = (): Usage => usageOf(total);
     let builtinCallsRun = prepared.calls;
     if (this.stopReason) return { ...this.stopped(), usage: usage() };
 
@@ -363,6 +359,16 @@ function functionNames(plan: RunPlan): string {
     .functions()
     .map((f) => f.name)
     .join('\n');
+}
+
+function usageOf(total: { input: number; cached: number; output: number; reasoning: number }): Usage {
+  return {
+    input_tokens: total.input,
+    input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
+    output_tokens: total.output,
+    output_tokens_details: { reasoning_tokens: total.reasoning },
+    total_tokens: total.input + total.output,
+  };
 }
 
 function textOf(output: ResponseObject['output']): string {
