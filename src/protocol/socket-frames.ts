@@ -11,6 +11,9 @@
  *   lanes run side by side; events echo the lane's `stream_id`.
  * `stream` and `stream_options` are transport fields of HTTP: ignored here (every turn
  * streams; nothing crosses a network, so there is no obfuscation). `background` is refused.
+ *
+ * A `response.steer` frame (steer-frames.ts) is read here too, and always answered with a
+ * steering event (`response.steer.accepted|failed|pending`), never with an `error` frame.
  */
 import { invalidRequest, type ApiErrorData } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';

@@ -129,3 +129,16 @@ test('invalid contents are 400s in OpenAI’s shape naming the param', async () 
     });
   }
 });
+
+test('as conversation items: tools are checked as tools; a compaction_trigger is refused (it ends a response’s input)', async () => {
+  local = await localClient();
+  const badTool = await failed(local.client.conversations.create({ items: [{ type: 'additional_tools', role: 'developer', tools: [{ type: 'function', name: 'bad name!' } as never] }] }));
+  expect({ status: badTool.status, param: (badTool.error as { param: string }).param }).toEqual({ status: 400, param: 'items[0].tools[0].name' });
+  const conversation = await local.client.conversations.create({});
+  const trigger = await failed(local.client.conversations.items.create(conversation.id, { items: [{ type: 'compaction_trigger' }] }));
+  expect({ status: trigger.status, param: (trigger.error as { param: string }).param }).toEqual({ status: 400, param: 'items[0].type' });
+  // A configuration update given to the conversation applies to its next turn.
+  await local.client.conversations.items.create(conversation.id, { items: [{ type: 'configuration_update', reasoning: { effort: 'low' } }] });
+  const turn = await local.client.responses.create({ model, conversation: conversation.id, input: 'Hi' });
+  expect(turn.reasoning?.effort).toBe('low');
+});
