@@ -80,15 +80,21 @@ test('steers sent while the response waits for the engine are committed together
   const target = queued.response.id;
   ws!.send({ type: 'response.steer', previous_response_id: target, input: [{ type: 'message', role: 'user', content: 'First.' }] });
   ws!.send({ type: 'response.steer', previous_response_id: target, input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Second.' }] }] });
+  // At most 8 wait for one response.
+  for (let i = 0; i < 7; i++) ws!.send({ type: 'response.steer', previous_response_id: target, input: i === 6 ? 'Ninth.' : 'Second.' });
+  const tooMany = (await rec.until(is('response.steer.failed'))) as Of<'response.steer.failed'>;
+  expect(tooMany.error.code).toBe('too_many_pending_steers');
+  expect(tooMany.steer.input).toBe('Ninth.');
+  expect(tooMany.stream_id).toBe('b');
   const steered = (await rec.until(is('response.incomplete', (e) => e.response.id === target))) as Of<'response.incomplete'>;
   expect(steered.response).toMatchObject({ incomplete_details: { reason: 'steered' }, output: [] });
   const done = (await rec.until(is('response.completed', (e) => e.response.previous_response_id === target))) as Of<'response.completed'>;
-  expect(rec.events.filter((e) => e.type.startsWith('response.steer')).map((e) => e.type)).toEqual(['response.steer.accepted', 'response.steer.accepted']);
+  expect(rec.events.filter((e) => e.type === 'response.steer.accepted')).toHaveLength(8);
   expect(done.stream_id).toBe('b');
   // The scripted model answers the last user message; both were its input, in order.
   expect(done.response.output_text).toBe('You said: Second.');
   const items = (await local.client.responses.inputItems.list(done.response.id, { order: 'asc' })).data as Array<{ content: Array<{ text: string }> }>;
-  expect(items.map((i) => i.content[0]!.text)).toEqual(['First.', 'Second.']);
+  expect(items.map((i) => (typeof i.content === 'string' ? i.content : i.content[0]!.text))).toEqual(['First.', ...Array(7).fill('Second.')]);
 });
 
 test('failures: unknown response, invalid input, stream_id, finished response, a conversation’s response — each answered response.steer.failed with the input back', async () => {
@@ -112,9 +118,13 @@ test('failures: unknown response, invalid input, stream_id, finished response, a
   const finished = ((await rec.until(is('response.completed'))) as Of<'response.completed'>).response.id;
   expect((await failure({ type: 'response.steer', previous_response_id: finished, input: 'late' })).error.code).toBe('response_already_completed');
 
+  ws!.send({ type: 'response.create', model, generate: false, input: 'warm' } as never);
+  const warm = ((await rec.until(is('response.completed', (e) => e.response.id !== finished))) as Of<'response.completed'>).response.id;
+  expect((await failure({ type: 'response.steer', previous_response_id: warm, input: 'late' })).error.code).toBe('response_already_completed');
+
   const conversation = await local.client.conversations.create({});
   ws!.send({ type: 'response.create', model, input: script('z'.repeat(40), { delay_ms: 10, chunk: 1 }), conversation: conversation.id });
-  const inConversation = ((await rec.until(is('response.created', (e) => e.response.id !== finished))) as Of<'response.created'>).response.id;
+  const inConversation = ((await rec.until(is('response.created', (e) => e.response.conversation?.id === conversation.id))) as Of<'response.created'>).response.id;
   expect((await failure({ type: 'response.steer', previous_response_id: inConversation, input: 'steer me' })).error.code).toBe('steering_not_supported');
   // Not steered: it runs to the end.
   const end = (await rec.until(is('response.completed', (e) => e.response.id === inConversation))) as Of<'response.completed'>;

@@ -182,7 +182,8 @@ export class ResponsesSocket implements SocketListener {
       // A successor no client asked for answers in its steering events only.
       if (!steered.automatic) this.sendError(data, lane);
     }
-    return id && ended ? this.steering.finished(id, ended) : null;
+    // A warm-up's response too: steering it afterwards is `response_already_completed`.
+    return ended ? this.steering.finished((ended as ResponseObject).id, ended) : null;
   }
 
   /** A turn ended: a `store: false` response that stands is its lane's latest; a failed continuation evicts what it continued. */
