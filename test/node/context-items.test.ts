@@ -15,6 +15,8 @@ afterEach(() => closeAndCheck(local));
 const model = 'test-scripted';
 const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
 const weather = { type: 'function' as const, name: 'get_weather', description: 'Weather in a city', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false };
+/** As a client may write it: no description, no strict (stored as a response echoes it: `description: null`, `strict: true`). */
+const bare = { type: 'function' as const, name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } as typeof weather;
 const additional = (tools = [weather]): ResponseInputItem => ({ type: 'additional_tools', role: 'developer', tools });
 
 test('additional_tools: callable from that point, stored and listed, still callable in a later turn of the chain', async () => {
@@ -23,11 +25,11 @@ test('additional_tools: callable from that point, stored and listed, still calla
   const before = await local.client.responses.create({ model, input: script(call('get_weather', { city: 'Oslo' })) });
   expect(before.output.map((o) => o.type)).toEqual(['message']);
 
-  const first = await local.client.responses.create({ model, input: [additional(), { role: 'user', content: script(call('get_weather', { city: 'Oslo' })) }] });
+  const first = await local.client.responses.create({ model, input: [additional([bare]), { role: 'user', content: script(call('get_weather', { city: 'Oslo' })) }] });
   expect(first.output).toMatchObject([{ type: 'function_call', name: 'get_weather', arguments: '{"city":"Oslo"}' }]);
   expect(first.tools).toMatchObject([{ type: 'function', name: 'get_weather' }]);
   const listed = (await local.client.responses.inputItems.list(first.id, { order: 'asc' })).data;
-  expect(listed[0]).toMatchObject({ type: 'additional_tools', role: 'developer', tools: [{ type: 'function', name: 'get_weather', strict: false }] });
+  expect(listed[0]).toMatchObject({ type: 'additional_tools', role: 'developer', tools: [{ type: 'function', name: 'get_weather', description: null, strict: true }] });
   expect((listed[0] as { id: string }).id).toMatch(/^at_/);
 
   // A later turn of the chain, without `tools`: the tool is still callable.
@@ -38,7 +40,8 @@ test('additional_tools: callable from that point, stored and listed, still calla
     input: [{ type: 'function_call_output', call_id: fc.call_id, output: 'Sunny' }],
   });
   expect(second.status).toBe('completed');
-  const third = await local.client.responses.create({ model, previous_response_id: second.id, input: script(call('get_weather', { city: 'Rome' })) });
+  // A client that now also lists the tool in `tools` declares it once.
+  const third = await local.client.responses.create({ model, previous_response_id: second.id, tools: [bare], input: script(call('get_weather', { city: 'Rome' })) });
   expect(third.output).toMatchObject([{ type: 'function_call', name: 'get_weather', arguments: '{"city":"Rome"}' }]);
   expect(third.tools).toMatchObject([{ type: 'function', name: 'get_weather' }]);
 });

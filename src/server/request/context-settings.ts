@@ -55,19 +55,27 @@ export interface ContextSettings {
 /**
  * `request` with the context's items applied. `history`: the chain's or conversation's stored
  * items (their tools as stored: echoed); `input`: this request's own input as sent (its tools
- * as sent, so an MCP server's credentials reach this request's calls). Identical tools
- * declared twice count once.
+ * as sent, so an MCP server's credentials reach this request's calls). Tools declared twice
+ * alike (compared as stored: a client that later puts a declared function in `tools` too)
+ * count once.
  */
-export function applyContextItems(request: CreateResponseRequest, history: readonly StoredItem[], input: readonly StoredItem[], historyParam: string): ContextSettings {
+export function applyContextItems(
+  request: CreateResponseRequest,
+  history: readonly StoredItem[],
+  input: readonly StoredItem[],
+  historyParam: string,
+  registry: ToolRegistry,
+): ContextSettings {
   const base = request.tools ?? [];
   const tools: Tool[] = [...base];
   const origins: string[] = base.map((_, i) => `tools[${i}]`);
-  const seen = new Set(base.map((t) => JSON.stringify(t)));
+  const keyOf = (tool: Tool) => JSON.stringify(echoedTool(tool, registry));
+  const seen = new Set(base.map(keyOf));
   let reasoning = request.reasoning;
   let text = request.text;
   let changed = false;
   const add = (tool: Tool, param: string) => {
-    const key = JSON.stringify(tool);
+    const key = keyOf(tool);
     if (seen.has(key)) return;
     seen.add(key);
     tools.push(tool);

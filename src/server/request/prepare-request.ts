@@ -90,7 +90,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   // Tools and settings that additional_tools and configuration_update items bring (context-settings.ts).
-  const settings = applyContextItems(request, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
+  const settings = applyContextItems(request, history, input, conversationId !== null ? 'conversation' : 'previous_response_id', state.tools);
   if (settings.changed) {
     request = settings.request;
     await checkBuiltinTools(state, request, settings.toolParam);
