@@ -8,6 +8,8 @@
 import { afterEach, expect, test } from 'vitest';
 import type { ResponseInputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { closeAndCheck, failed, localClient, script, type LocalClient } from '../support/local-client';
+import { RecordingEngine } from '../fakes/recording-engine';
+import { echoTool } from '../fakes/echo-tool';
 
 let local: LocalClient;
 afterEach(() => closeAndCheck(local));
@@ -144,4 +146,22 @@ test('as conversation items: tools are checked as tools; a compaction_trigger is
   await local.client.conversations.items.create(conversation.id, { items: [{ type: 'configuration_update', reasoning: { effort: 'low' } }] });
   const turn = await local.client.responses.create({ model, conversation: conversation.id, input: 'Hi' });
   expect(turn.reasoning?.effort).toBe('low');
+});
+
+test('what the engine is asked for: the effort and JSON schema of an update; a plug-in tool declared by additional_tools runs', async () => {
+  const engine = new RecordingEngine();
+  const ran: string[] = [];
+  local = await localClient({ engine, extraTools: [echoTool(ran)] });
+  const format = { type: 'json_schema' as const, name: 'city', schema: { type: 'object', properties: { city: { type: 'string' } } }, strict: true };
+  await local.client.responses.create({ model, input: [{ type: 'configuration_update', reasoning: { effort: 'high' }, text: { format } }, { role: 'user', content: script('{"city":"Oslo"}') }] });
+  expect(engine.requests.at(-1)).toMatchObject({ reasoningEffort: 'high', jsonSchema: format.schema, jsonSchemaName: 'city' });
+
+  // The SDK does not type a plug-in's entry: plain JSON to it.
+  const echo = { type: 'echo', prefix: '>> ' } as never;
+  const callEcho = `<tool_call>${JSON.stringify({ name: 'echo', arguments: { text: 'hi' } })}</tool_call>`;
+  const first = await local.client.responses.create({ model, input: [{ type: 'additional_tools', role: 'developer', tools: [echo] }, { role: 'user', content: script([callEcho, 'Done.']) }] });
+  expect(first.output.map((o) => o.type)).toEqual(['echo_call', 'message']);
+  expect(ran).toEqual(['hi']);
+  const bad = await failed(local.client.responses.create({ model, input: [{ type: 'additional_tools', role: 'developer', tools: [{ type: 'echo', prefix: 7 } as never] }, { role: 'user', content: 'x' }] }));
+  expect((bad.error as { param: string }).param).toBe('input[0].tools[0].prefix');
 });
