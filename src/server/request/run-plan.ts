@@ -69,7 +69,7 @@ export interface RunPlan {
    */
   conversationInput: readonly StoredItem[] | null;
   /** A compaction made for this response (auto-compaction.ts): its first output item, and what writing it cost. */
-  compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number } };
+  compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number }; /** A compaction_trigger's: the compaction is the whole response. */ only?: boolean };
   /** The model's context window, in tokens (retrieved passages are packed into what is left of it); 0 when unknown. */
   contextWindow: number;
 }
