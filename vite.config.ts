@@ -290,7 +290,7 @@ export default defineConfig({
           name: 'bench',
           environment: 'node',
           // The benchmarks; the other files of test/bench/ are the bench page, worker and helpers.
-          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench,file-search-bench,websocket-bench,upstream-bench,routes-bench,storage-bench}.ts'],
+          include: ['test/bench/{pipeline,wasm-bench,webllm-bench,cpu-bench,first-visit-bench,history-bench,file-search-bench,websocket-bench,upstream-bench,routes-bench,storage-bench,tool-search-bench}.ts'],
           fileParallelism: false,
           maxWorkers: 1,
           hookTimeout: 60_000,

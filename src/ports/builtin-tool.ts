@@ -91,6 +91,18 @@ export interface ToolSession {
   annotate?(text: string): UrlCitation[];
   /** The sources calls numbered for the model (`[1]`, `[2]`, …), which its answer cites by number. */
   sources?(): { size: number; get(n: number): CitedSource | undefined };
+  /**
+   * Tools the model may call beyond those listed at the prompt's start: what a tool search
+   * loaded, earlier in the chain or during this response. They are never added to the leading
+   * tool list (that would change the prompt's cached prefix): the item that loaded them shows
+   * them to the model where the load happened.
+   */
+  loaded?(): readonly Tool[];
+}
+
+/** The request's tools in play this turn, deferred ones (`defer_loading`) included: what a tool that loads tools searches. */
+export interface RequestTools {
+  tools: readonly Tool[];
 }
 
 /** How a request's tool entry is shown in the response (and stored): secrets dropped. */
@@ -105,6 +117,10 @@ export interface BuiltinTool {
   readonly itemTypes: readonly string[];
   /** Of those, the items that end the response waiting for the client (an approval request). */
   readonly waitingItemTypes?: readonly string[];
+  /** An item that ends the response waiting for the client, when its type alone does not say (a client-run search's call). */
+  waits?(item: OutputItem): boolean;
+  /** It loads the request's deferred tools (`defer_loading: true`): without such a tool in `tools`, deferred tools are a 400. */
+  readonly loadsDeferredTools?: boolean;
   /**
    * Schemas of a plug-in the protocol does not know: its `tools` entry and its items as
    * input (each a strict object keyed by `type`). The builtin tools' schemas live in
@@ -118,7 +134,7 @@ export interface BuiltinTool {
   /** Model-side function names it takes while enabled: a client function may not take them too. */
   functionNames?(entries: readonly Tool[]): readonly string[];
   /** The request's entries beyond their schema (the runtime can serve them, no duplicates): throws an ApiError (400/404) naming the parameter. */
-  check?(entries: readonly ToolEntry[], host: ToolHost): void | Promise<void>;
+  check?(entries: readonly ToolEntry[], host: ToolHost, tools: readonly Tool[]): void | Promise<void>;
   /** The turn's input beyond its schema, against the chain (an answer must match a request of it). */
   checkTurn?(entries: readonly ToolEntry[], turn: TurnItems): void;
   /**
@@ -134,5 +150,5 @@ export interface BuiltinTool {
    */
   view(item: StoredItem, items: readonly StoredItem[]): ConversationItem[];
   /** Its part in one response, from the entries the model may use this turn. */
-  session(entries: readonly Tool[], turn: TurnItems, host: ToolHost): ToolSession;
+  session(entries: readonly Tool[], turn: TurnItems, host: ToolHost, request: RequestTools): ToolSession;
 }

@@ -15,6 +15,8 @@ import { Metadata } from './metadata';
 import { validationError } from './validation-error';
 import { NO_EXTENSIONS, type ProtocolExtensions } from './protocol-extensions';
 import { inputItemSchema } from './input-item-schemas';
+import { TextFormat } from './text-format';
+import { checkContextItems } from './context-items';
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -168,18 +170,7 @@ export const ToolChoice = z.union([
 ]);
 export type ToolChoice = z.infer<typeof ToolChoice>;
 
-export const TextFormat = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text') }),
-  z.strictObject({ type: z.literal('json_object') }),
-  z.strictObject({
-    type: z.literal('json_schema'),
-    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'Names must match ^[a-zA-Z0-9_-]{1,64}$.' }),
-    schema: jsonObject(),
-    description: z.string().optional(),
-    strict: z.boolean().nullish(),
-  }),
-]);
-export type TextFormat = z.infer<typeof TextFormat>;
+export { TextFormat } from './text-format';
 
 export { Metadata } from './metadata';
 
@@ -283,6 +274,8 @@ export function parseCreateRequest(body: unknown, extensions: ProtocolExtensions
   if (tooDeep) throw tooDeep;
   const parsed = schemaWith(extensions).safeParse(body);
   if (!parsed.success) throw validationError(parsed.error, body);
+  // The tools of `additional_tools` items are tools like the request's own (plug-ins' included).
+  checkContextItems(parsed.data.input, extensions.tools.length === 0 ? Tool : (schemaWith(extensions).shape.tools.unwrap().element as unknown as typeof Tool), body);
   return parsed.data;
 }
 

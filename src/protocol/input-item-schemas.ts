@@ -18,6 +18,7 @@ import {
 } from './client-call-inputs';
 import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
 import { TOOL_INPUT_ITEMS } from './tool-input-items';
+import { CONTEXT_INPUT_ITEMS } from './context-items';
 
 const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 
@@ -112,6 +113,7 @@ const CORE_INPUT_ITEMS = [
     ComputerCallInput,
     ComputerCallOutputInput,
     ...TOOL_INPUT_ITEMS,
+    ...CONTEXT_INPUT_ITEMS,
 ] as const;
 
 /**

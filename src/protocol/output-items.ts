@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ApplyPatchCall, ApplyPatchCallOutput, ComputerCall, ComputerCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
 import { InputFile, InputImage, InputText } from './content-parts';
+import { CONTEXT_ITEMS } from './context-items';
 
 export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
 
@@ -264,5 +265,6 @@ export const StoredItem = z.union([
   ApplyPatchCallOutput,
   ComputerCall,
   ComputerCallOutput,
+  ...CONTEXT_ITEMS,
 ]);
 export type StoredItem = z.infer<typeof StoredItem>;

@@ -52,7 +52,7 @@ export const ResponseObject = z.object({
   status: ResponseStatus,
   background: z.boolean(),
   error: ResponseErrorInfo.nullable(),
-  incomplete_details: z.object({ reason: z.enum(['max_output_tokens', 'content_filter']) }).nullable(),
+  incomplete_details: z.object({ reason: z.enum(['max_output_tokens', 'content_filter', 'steered']) }).nullable(),
   instructions: z.string().nullable(),
   max_output_tokens: z.number().int().nullable(),
   max_tool_calls: z.number().int().nullable(),

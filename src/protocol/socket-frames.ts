@@ -11,10 +11,14 @@
  *   lanes run side by side; events echo the lane's `stream_id`.
  * `stream` and `stream_options` are transport fields of HTTP: ignored here (every turn
  * streams; nothing crosses a network, so there is no obfuscation). `background` is refused.
+ *
+ * A `response.steer` frame (steer-frames.ts) is read here too, and always answered with a
+ * steering event (`response.steer.accepted|failed|pending`), never with an `error` frame.
  */
 import { invalidRequest, type ApiErrorData } from '../shared/api-error';
 import { Codes } from '../shared/error-codes';
 import { bodyTooLarge, MAX_BODY_BYTES, nestingError } from './request-limits';
+import { readSteerFrame, type SteerRead } from './steer-frames';
 
 /** WebSocket close codes the server uses (RFC 6455 §7.4.1). */
 export const WS_CLOSE = {
@@ -45,6 +49,11 @@ export interface ResponseCreateFrame {
   streamId: string | null;
 }
 
+/** A `response.steer` frame, read or not (steer-frames.ts): always answered with a steering event, never an `error` frame. */
+export interface SteerFrame {
+  steer: SteerRead;
+}
+
 /** The `error` frame: OpenAI's `ResponsesServerEvent.ResponseWsError` (and Open Responses' `WebSocketErrorEvent`). */
 export interface SocketErrorFrame {
   type: 'error';
@@ -65,9 +74,10 @@ export class FrameError extends Error {
 
 /**
  * Reads one client frame. Throws a {@link FrameError} for anything but a well-formed
- * `response.create` within the limits (its create body is validated later, like a POST's).
+ * `response.create` (its create body is validated later, like a POST's) or `response.steer`
+ * within the limits.
  */
-export function readClientFrame(data: string | ArrayBuffer): ResponseCreateFrame {
+export function readClientFrame(data: string | ArrayBuffer): ResponseCreateFrame | SteerFrame {
   if (typeof data !== 'string')
     throw new FrameError(invalidRequest('Binary frames are not supported: send each event as a JSON text frame.', null, Codes.invalidValue).data, null);
   // A UTF-16 code unit is at most 3 UTF-8 bytes: count exactly only when it could matter.
@@ -82,12 +92,13 @@ export function readClientFrame(data: string | ArrayBuffer): ResponseCreateFrame
     throw new FrameError(invalidRequest('A frame must be a JSON object with a string `type`.', 'type', Codes.invalidType).data, null);
   const tooDeep = nestingError(parsed);
   if (tooDeep) throw new FrameError(tooDeep.data, null);
+  if ((parsed as { type?: unknown }).type === 'response.steer') return { steer: readSteerFrame(parsed as Record<string, unknown>) };
   const { type, generate, stream_id: streamId, stream: _stream, stream_options: _options, ...body } = parsed as Record<string, unknown>;
   const lane = readStreamId(streamId);
   const refuse = (message: string, param: string | null, code: (typeof Codes)[keyof typeof Codes] = Codes.invalidValue) =>
     new FrameError(invalidRequest(message, param, code).data, lane);
   if (type !== 'response.create')
-    throw refuse(`Unsupported event type ${JSON.stringify(type ?? null)}: the client sends 'response.create' frames (each one a create body with \`type\`).`, 'type');
+    throw refuse(`Unsupported event type ${JSON.stringify(type ?? null)}: the client sends 'response.create' frames (each one a create body with \`type\`) and 'response.steer' frames.`, 'type');
   if (generate !== undefined && typeof generate !== 'boolean') throw refuse("Invalid type for 'generate': expected a boolean.", 'generate', Codes.invalidType);
   if (body.background === true)
     throw refuse('Background mode is not supported over a WebSocket: every turn streams on the connection. Use POST /v1/responses with background: true instead.', 'background');

@@ -10,7 +10,8 @@ import { fileSearchTool } from './file-search';
 import { mcpTool } from './mcp';
 import { codeInterpreterTool } from './python';
 import { webSearchTool } from './web';
+import { toolSearchTool } from './tool-search';
 
 export function builtinTools(ports: ToolPorts): BuiltinTool[] {
-  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool()];
+  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool(), toolSearchTool()];
 }

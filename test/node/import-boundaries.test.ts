@@ -159,7 +159,7 @@ describe('engine/ wings', () => {
 
 describe('tools/ as plug-ins', () => {
   const toolFolder = (file: string) => (file.startsWith('tools/') && file.split('/').length === 3 ? file.split('/')[1]! : null);
-  const TOOL_FOLDERS = ['python', 'web', 'mcp', 'file-search'];
+  const TOOL_FOLDERS = ['python', 'web', 'mcp', 'file-search', 'tool-search'];
 
   test('each builtin tool is a folder with an index.ts face', () => {
     for (const folder of TOOL_FOLDERS) expect(fs.existsSync(path.join(SRC, 'tools', folder, 'index.ts')), folder).toBe(true);

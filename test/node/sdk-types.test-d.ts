@@ -9,7 +9,16 @@
  * everything else — `usage` itself, once present, must be the SDK's `ResponseUsage`.
  */
 import { expectTypeOf, test } from 'vitest';
-import type { Response, ResponseItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
+import type {
+  Response,
+  ResponseItem,
+  ResponseSteerAcceptedEvent,
+  ResponseSteerFailedEvent,
+  ResponseSteerPendingEvent,
+  ResponseStreamEvent,
+  ResponseUsage,
+} from 'openai/resources/responses/responses';
+import type { SteerAcceptedEvent, SteerFailedEvent, SteerPendingEvent } from '../../src/protocol/steer-frames';
 import type { ResponseObject, Usage } from '../../src/protocol/response-object';
 import type { StoredItem } from '../../src/protocol/output-items';
 import type { StreamEvent } from '../../src/protocol/stream-events';
@@ -45,4 +54,12 @@ test('our conversation objects and items are the SDK conversation types', () => 
   expectTypeOf<StoredItem>().toExtend<ConversationItem>();
   // first_id/last_id: strings on every non-empty page; an empty page has no first or last item and sends null.
   expectTypeOf<OurItemList & { first_id: string; last_id: string }>().toExtend<ConversationItemList>();
+});
+
+test('our steering events are the SDK steering events', () => {
+  expectTypeOf<SteerAcceptedEvent>().toExtend<ResponseSteerAcceptedEvent>();
+  // `steer.input` is the client's input echoed as it was sent (its parts are the client's, not re-typed here).
+  type EchoedAsString = Omit<SteerFailedEvent, 'steer'> & { steer: Omit<SteerFailedEvent['steer'], 'input'> & { input: string } };
+  expectTypeOf<EchoedAsString>().toExtend<ResponseSteerFailedEvent>();
+  expectTypeOf<SteerPendingEvent>().toExtend<ResponseSteerPendingEvent>();
 });

@@ -85,20 +85,22 @@ export async function localClient(options: LocalClientOptions = {}): Promise<Loc
   const files: FilesOptions | undefined = fileOptions && fileStore
     ? { store: fileOptions.wrapFiles ? fileOptions.wrapFiles(fileStore) : fileStore, extractor: inlineExtractor(), indexes: minisearchIndexes, pollAfterMs: 5, ...fileOptions }
     : undefined;
+  const tools = [...builtinTools(options.tools ?? {}), ...(options.extraTools ?? [])];
   const server = await createResponsesServer({
     store,
     keys,
     engines: [options.engine ?? new ScriptedEngine()],
     formats: chatFormats,
     flushMs: 5,
-    tools: [...builtinTools(options.tools ?? {}), ...(options.extraTools ?? [])],
+    tools,
     ...(options.maxToolRounds ? { maxToolRounds: options.maxToolRounds } : {}),
     ...(files ? { files, embedders: [new TestEmbedder()] } : {}),
     ...options.server,
   });
   const specViolations: string[] = [];
   const pending: Promise<void>[] = [];
-  const plugins = pluginShapes(options.extraTools ?? []);
+  // Tools that bring their own wire schemas (plug-ins, and builtins kept outside protocol/'s unions: tool search).
+  const plugins = pluginShapes(tools.filter((tool) => tool.schemas));
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const request = new Request(url, init);
     const response = await server.fetch(options.requestAs ? options.requestAs(request) : request);
@@ -234,6 +236,9 @@ const BUILTIN_ITEM_TYPES = new Set([
   'apply_patch_call_output',
   'computer_call',
   'computer_call_output',
+  // OpenAI's context items (openai 7.59), which the document does not have.
+  'additional_tools',
+  'configuration_update',
 ]);
 const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools|custom_tool_call_input)\./;
 

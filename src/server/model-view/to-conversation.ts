@@ -72,6 +72,10 @@ export function toConversation(items: readonly StoredItem[], tools: ToolRegistry
       // Shown as its summary, in its place, by compaction-window.ts.
       case 'compaction':
         return [];
+      // Their effect is shown instead: tools in the tool list, settings in the generation (request/context-settings.ts).
+      case 'additional_tools':
+      case 'configuration_update':
+        return [];
     }
     // A builtin tool's item whose tool this runtime does not have: history it cannot show.
     return [];

@@ -11,6 +11,7 @@ import type { SealedReasoning } from '../sealing/encrypted-reasoning';
 import { normalizeClientItem, toolOutputParts } from './normalize-client-items';
 import { inputFile } from './input-file-part';
 import type { ToolRegistry } from '../state/tool-registry';
+import { storedAdditionalTools, storedConfigurationUpdate } from './context-settings';
 
 export type FindItem = (id: string) => Promise<StoredItem | undefined>;
 /** Opens a reasoning item's `encrypted_content` (see encrypted-reasoning.ts); rejects with a 400 naming `param`. */
@@ -32,7 +33,8 @@ export async function normalizeInput(input: string | InputItem[] | undefined, re
   if (typeof input === 'string')
     return [{ type: 'message', id: newId('msg'), role: 'user', status: 'completed', content: [{ type: 'input_text', text: input }] }];
   const out: StoredItem[] = [];
-  for (const [i, item] of input.entries()) out.push(await normalizeItem(item, i, reader));
+  // A compaction_trigger (last, checked by the parse) is not stored: the compaction it makes is (triggered-compaction.ts).
+  for (const [i, item] of input.entries()) if (item.type !== 'compaction_trigger') out.push(await normalizeItem(item, i, reader));
   return out;
 }
 
@@ -100,6 +102,10 @@ async function normalizeItem(item: InputItem, i: number, { findItem, tools, open
       // Refused now, naming the item, rather than at every later turn that would show it.
       await checkCompaction?.(item.encrypted_content, `input[${i}].encrypted_content`);
       return { type: 'compaction', id: item.id ?? newId('cmp'), encrypted_content: item.encrypted_content, ...(item.created_by ? { created_by: item.created_by } : {}) };
+    case 'additional_tools':
+      return storedAdditionalTools(item, tools);
+    case 'configuration_update':
+      return storedConfigurationUpdate(item);
     case 'item_reference': {
       const found = await findItem(item.id);
       if (!found) throw notFound(`Item with id '${item.id}' not found.`, `input[${i}].id`, Codes.itemNotFound);

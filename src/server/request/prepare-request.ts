@@ -25,6 +25,9 @@ import { buildRunPlan, type RunPlan } from './run-plan';
 import { truncateToFit } from './truncate-conversation';
 import { carriesFiles, withFileTexts } from './input-files';
 import { prepareOnRoute } from './route-decision';
+import { applyContextItems } from './context-settings';
+import { endsWithCompactionTrigger, triggeredCompaction } from './triggered-compaction';
+import { checkDeferredTools } from './deferred-tools';
 
 /** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
 export interface PreparedRequest {
@@ -43,6 +46,8 @@ export interface PreparedRequest {
   shown: StoredItem[];
   /** Plans the run for another rendering of the conversation (after compaction). */
   planFor(conversation: readonly ConversationItem[]): RunPlan;
+  /** The input ended with a `compaction_trigger`: the response is the compaction of `window`. */
+  compactionTriggered?: true;
 }
 
 /** How a transport other than `POST /v1/responses` prepares a turn (the WebSocket mode). */
@@ -76,13 +81,25 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   checkBackgroundOptions(request);
   const model = await resolveModel(state, request.model);
   checkLogprobs(request, model);
-  checkToolChoice(request, state.tools.sameTool);
   await checkBuiltinTools(state, request);
+  checkDeferredTools(request.tools ?? [], (type) => state.tools.loadsDeferred(type));
   checkToolGrammars(request, model);
 
   const { conversationId, history, input } = await readRequestContext(state, request, options.cachedChain);
+  const compactionTriggered = endsWithCompactionTrigger(request);
+  if (compactionTriggered && history.length === 0 && input.length === 0)
+    throw invalidRequest('Nothing to compact: a compaction_trigger needs input before it, a previous_response_id or a conversation.', 'input', Codes.missingRequiredParameter);
   if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
+  // Tools and settings that additional_tools and configuration_update items bring (context-settings.ts).
+  const settings = applyContextItems(request, history, input, conversationId !== null ? 'conversation' : 'previous_response_id', state.tools);
+  if (settings.changed) {
+    request = settings.request;
+    await checkBuiltinTools(state, request, settings.toolParam);
+    checkToolGrammars(request, model);
+  }
+  // After the context: tool_choice may name a tool that an additional_tools item declared.
+  checkToolChoice(request, state.tools.sameTool);
   checkToolOutputs(history, input);
   checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
   for (const [tool, entries] of state.tools.entries(request.tools ?? [])) tool.checkTurn?.(entries, { history, input });
@@ -118,7 +135,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
     plan = planFor(await truncateToFit(conversation, model.info.context_window, measure));
     promptTokens = await model.engine.countTokens(model.info.id, plan.input);
   }
-  return { request, model, input, window, shown, planFor, plan, promptTokens, untruncatedTokens };
+  return { request, model, input, window, shown, planFor, plan, promptTokens, untruncatedTokens, ...(compactionTriggered ? { compactionTriggered } : {}) };
 }
 
 /** Logprobs are asked for (`top_logprobs` above 0, or the include) of a model whose engine cannot report them (or not that many alternatives): a 400 naming both. */
@@ -147,6 +164,7 @@ function checkLogprobs(request: CreateResponseRequest, model: ServedModel): void
  */
 export async function finalPlan(state: ServerState, prepared: PreparedRequest, signal: AbortSignal): Promise<{ plan: RunPlan; promptTokens: number }> {
   const { model } = prepared;
+  if (prepared.compactionTriggered) return triggeredCompaction(state, prepared, signal);
   const { plan, promptTokens } = (await autoCompact(state, prepared, signal)) ?? prepared;
   if (promptTokens > model.info.context_window && carriesFiles(prepared.window))
     throw invalidRequest(
@@ -167,22 +185,22 @@ export async function finalPlan(state: ServerState, prepared: PreparedRequest, s
  * Each builtin tool's entries are checked by their tool (a tool this runtime lacks is a 400
  * naming it); a function may not take a name an enabled builtin tool's functions take.
  */
-async function checkBuiltinTools(state: ServerState, request: CreateResponseRequest): Promise<void> {
+async function checkBuiltinTools(state: ServerState, request: CreateResponseRequest, param: (i: number) => string = (i) => `tools[${i}]`): Promise<void> {
   const tools = request.tools ?? [];
   tools.forEach((tool, i) => {
     if (!CLIENT_TOOL_TYPES.has(tool.type) && !state.tools.forToolType(tool.type))
-      throw invalidRequest(`The ${tool.type} tool is not available in this runtime.`, `tools[${i}].type`, Codes.unsupportedTool);
+      throw invalidRequest(`The ${tool.type} tool is not available in this runtime.`, `${param(i)}.type`, Codes.unsupportedTool);
   });
   const builtinNames = new Set<string>();
   for (const [tool, entries] of state.tools.entries(tools)) {
-    await tool.check?.(entries, state.toolHost);
+    await tool.check?.(entries, state.toolHost, tools);
     for (const name of tool.functionNames?.(entries.map((e) => e.tool)) ?? []) builtinNames.add(name);
   }
   tools.forEach((tool, i) => {
     if (tool.type === 'function' && builtinNames.has(tool.name))
       throw invalidRequest(
         `Function name '${tool.name}' is reserved by an enabled builtin tool; rename the function.`,
-        `tools[${i}].name`,
+        `${param(i)}.name`,
         Codes.invalidValue,
       );
   });
@@ -195,8 +213,8 @@ async function checkBuiltinTools(state: ServerState, request: CreateResponseRequ
       const earlier = seen.get(name);
       if (earlier !== undefined || builtinNames.has(name))
         throw invalidRequest(
-          `Two tools would both be called '${name}' (tools[${earlier ?? i}] and tools[${i}]; a namespace's tools are called '<namespace>__<name>'): rename one.`,
-          `tools[${i}]`,
+          `Two tools would both be called '${name}' (${param(earlier ?? i)} and ${param(i)}; a namespace's tools are called '<namespace>__<name>'): rename one.`,
+          param(i),
           Codes.invalidValue,
         );
       seen.set(name, i);

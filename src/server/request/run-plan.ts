@@ -19,6 +19,7 @@ import { forcedToolName } from './tool-choice';
 import { outputGrammarFor } from './output-grammar';
 import { clientCallFields, clientToolFunctions, type ClientToolTarget } from '../model-view/client-tools';
 import { withVerbosity } from './verbosity';
+import { withoutDeferred } from './deferred-tools';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
 export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;
@@ -68,7 +69,7 @@ export interface RunPlan {
    */
   conversationInput: readonly StoredItem[] | null;
   /** A compaction made for this response (auto-compaction.ts): its first output item, and what writing it cost. */
-  compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number } };
+  compaction?: { item: Compaction; usage: { inputTokens: number; outputTokens: number }; /** A compaction_trigger's: the compaction is the whole response. */ only?: boolean };
   /** The model's context window, in tokens (retrieved passages are packed into what is left of it); 0 when unknown. */
   contextWindow: number;
 }
@@ -111,19 +112,32 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
   const background = request.background ?? false;
   const reasoningSummary = request.reasoning?.summary ?? request.reasoning?.generate_summary ?? undefined;
   const inPlay = toolsOn ? toolsInPlay(request, registry.sameTool) : [];
+  // Deferred tools are left out of the leading list (deferred-tools.ts); their targets are known from the start.
+  const listed = withoutDeferred(inPlay);
   const clientTools = new Map(inPlay.flatMap((tool) => clientToolFunctions(tool).map((f) => [f.spec.name, f.target] as const)));
   const sessions = ToolSessions.open(registry, inPlay, turn, host);
+  /** What a search loaded (earlier, or during this run): callable, shown where it was loaded, never in the leading list. */
+  const loadedSpecs = (): ToolSpec[] =>
+    sessions.loaded().flatMap((tool) => {
+      for (const f of clientToolFunctions(tool)) if (!clientTools.has(f.spec.name)) clientTools.set(f.spec.name, f.target);
+      return specsOf(tool, []);
+    });
 
   const assemble = (): RunPlan => {
-    const tools = inPlay.flatMap((tool, i) => specsOf(tool, sessions.functionsAt(i)));
-    const describe = (items: readonly ConversationItem[]): RenderInput => ({
-      instructions: withVerbosity(request.instructions, request.text?.verbosity),
+    const tools = listed.flatMap((tool) => specsOf(tool, sessions.functionsAt(inPlay.indexOf(tool))));
+    const instructions = withVerbosity(request.instructions, request.text?.verbosity);
+    const renderInput = (items: readonly ConversationItem[], shown: ToolSpec[]): RenderInput => ({
+      instructions,
       items: [...items],
-      tools,
+      tools: shown,
       ...(enableThinking !== undefined ? { enableThinking } : {}),
     });
-    const render = (items: readonly ConversationItem[]): Rendered => format.render(describe(items));
-    const toolNames = new Set(tools.map((t) => t.name));
+    // An engine that templates for itself (an upstream) must be told every callable tool; a
+    // local prompt keeps loaded tools out of its leading list, where the load shows them.
+    const describe = (items: readonly ConversationItem[]): RenderInput => renderInput(items, [...tools, ...loadedSpecs().filter((l) => !tools.some((t) => t.name === l.name))]);
+    const render = (items: readonly ConversationItem[]): Rendered => format.render(renderInput(items, tools));
+    const listedNames = new Set(tools.map((t) => t.name));
+    const callableNames = () => new Set([...listedNames, ...loadedSpecs().map((t) => t.name)]);
     const isBuiltin = (name: string) => sessions.owner(name) !== undefined && !clientFunctions.has(name);
     // A call of a shell, patch or custom tool whose arguments do not fit its item stays text.
     const acceptsCall = (name: string, args: string) => {
@@ -135,7 +149,8 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
       model: request.model,
       tools,
       clientTools,
-      createParser: () => format.createParser({ toolNames, acceptsCall }),
+      // Read at each round: a search during the run makes more names callable.
+      createParser: () => format.createParser({ toolNames: callableNames(), acceptsCall }),
       builtinNames: new Set(tools.map((t) => t.name).filter(isBuiltin)),
       sessions,
       conversation,

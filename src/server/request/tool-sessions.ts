@@ -27,6 +27,7 @@ export class ToolSessions {
           entries.map((e) => e.tool),
           turn,
           host,
+          { tools },
         ),
       );
     return new ToolSessions(sessions);
@@ -64,6 +65,11 @@ export class ToolSessions {
   /** The model called `name`: its tool begins the call (null: nothing runs now). */
   begin(name: string, args: string, context: CallContext): ToolCall | null {
     return this.owner(name)?.begin(name, args, context) ?? null;
+  }
+
+  /** Tools the sessions made callable beyond the leading list (what a search loaded), in load order. */
+  loaded(): Tool[] {
+    return [...this.#sessions.values()].flatMap((s) => s.loaded?.() ?? []);
   }
 
   /** Citations of a finished message's text from every tool that showed the model pages. */

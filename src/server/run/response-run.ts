@@ -5,6 +5,11 @@
  * Stopping is one path: the run's AbortController, aborted with a StopReason (cancel,
  * delete, client disconnect, shutdown). Cancel → `cancelled`; disconnect → `incomplete`;
  * shutdown → `failed` (interrupted); delete → nothing more is written.
+ *
+ * Steering (a WebSocket `response.steer`, server/socket/steering.ts) is not a stop: it ends
+ * the model's generation at the next token, lets builtin calls under way finish, and the run
+ * ends `incomplete` with reason `steered`, its output so far kept — unless the model's output
+ * already waits for the client (a function call, an approval), which then stands.
  */
 import type { ConversationItem } from '../../chat/chat-format';
 import type { Engine } from '../../ports/engine';
@@ -51,6 +56,9 @@ export class ResponseRun implements RunningResponse {
   readonly log = new LiveLog();
   readonly done: Promise<ResponseObject>;
   private readonly controller = new AbortController();
+  /** Aborted by {@link steer}: the model stops at its next token, the run at its next boundary. */
+  private readonly steering = new AbortController();
+  private readonly roundSignal = AbortSignal.any([this.controller.signal, this.steering.signal]);
   private builder: OutputBuilder;
   /** Builtin calls the model wrote in the current round, run when the round ends. */
   private pending: ToolCall[] = [];
@@ -100,7 +108,7 @@ export class ResponseRun implements RunningResponse {
 
   /** What a model round works with (the plan may change before the first round: MCP tools). */
   private get roundContext(): RoundContext {
-    return { plan: this.plan, engine: this.ports.engine, builder: this.builder, signal: this.controller.signal, pendingCalls: () => this.pending.length };
+    return { plan: this.plan, engine: this.ports.engine, builder: this.builder, signal: this.roundSignal, pendingCalls: () => this.pending.length };
   }
 
   /** What a builtin call works with: where its item lives, the run's signal, the context left. */
@@ -130,6 +138,17 @@ export class ResponseRun implements RunningResponse {
   snapshot(): ResponseObject {
     const output = this.builder.snapshot();
     return { ...this.response, output, output_text: textOf(output) };
+  }
+
+  /** Ends the run at the next token boundary as `incomplete` (`steered`); see the top of this file. */
+  steer(): void {
+    if (!this.steering.signal.aborted) this.steering.abort();
+  }
+
+  /** What a steered run ends as, unless its output already waits for the client. */
+  private steered(usage: Usage): Outcome | null {
+    if (!this.steering.signal.aborted || this.builder.functionCallCount > 0 || this.builder.waitingCount > 0) return null;
+    return { status: 'incomplete', reason: 'steered', usage };
   }
 
   stop(reason: StopReason): void {
@@ -225,6 +244,8 @@ export class ResponseRun implements RunningResponse {
     // A compaction made for this response comes first in its output, as on OpenAI (it was written before the run).
     const compaction = this.plan.compaction;
     if (compaction) this.builder.addFinished(compaction.item);
+    // A compaction_trigger asked for the compaction alone: nothing is generated after it.
+    if (compaction?.only) return { status: 'completed', usage: usageOf({ input: compaction.usage.inputTokens, cached: 0, output: compaction.usage.outputTokens, reasoning: 0 }) };
     // Before the first round, the work the request itself asks of its tools (listing a server, approved calls).
     const toolsBefore = functionNames(this.plan);
     const prepared = await this.plan.sessions.prepare(this.callContext);
@@ -234,17 +255,13 @@ export class ResponseRun implements RunningResponse {
     let conversation = [...plan.conversation, ...prepared.conversation];
     let input = prepared.conversation.length ? plan.render(conversation) : plan.input;
     const total = { input: compaction?.usage.inputTokens ?? 0, cached: 0, output: compaction?.usage.outputTokens ?? 0, reasoning: 0 };
-    const usage = (): Usage => ({
-      input_tokens: total.input,
-      input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
-      output_tokens: total.output,
-      output_tokens_details: { reasoning_tokens: total.reasoning },
-      total_tokens: total.input + total.output,
-    });
+    const usage = (): Usage => usageOf(total);
     let builtinCallsRun = prepared.calls;
     if (this.stopReason) return { ...this.stopped(), usage: usage() };
 
     for (let round = 1; ; round++) {
+      const steered = this.steered(usage());
+      if (steered) return steered;
       const firstItem = this.builder.itemCount;
       const budget = plan.maxOutputTokens !== undefined ? plan.maxOutputTokens - total.output : undefined;
       this.current = { conversation, outputTokens: total.output };
@@ -254,6 +271,9 @@ export class ResponseRun implements RunningResponse {
       total.output += result.outputTokens;
       total.reasoning += result.reasoningTokens;
       if (this.stopReason) return { ...this.stopped(), usage: usage() };
+      // Builtin calls the model already wrote run first; the next round's check ends the run.
+      const steeredNow = this.pending.length === 0 ? this.steered(usage()) : null;
+      if (steeredNow) return steeredNow;
       if (result.finish === 'length') return { status: 'incomplete', reason: 'max_output_tokens', usage: usage() };
       if (result.finish === 'content_filter') return { status: 'incomplete', reason: 'content_filter', usage: usage() };
 
@@ -343,7 +363,7 @@ export class ResponseRun implements RunningResponse {
 interface Outcome {
   status: ResponseStatus;
   error?: ResponseErrorInfo & { code: 'server_error' | 'rate_limit_exceeded' };
-  reason?: 'max_output_tokens' | 'content_filter';
+  reason?: 'max_output_tokens' | 'content_filter' | 'steered';
   usage?: Usage;
   deleted?: boolean;
   /** The run was stopped (cancel, delete, disconnect, shutdown) rather than ending by itself. */
@@ -363,6 +383,16 @@ function functionNames(plan: RunPlan): string {
     .functions()
     .map((f) => f.name)
     .join('\n');
+}
+
+function usageOf(total: { input: number; cached: number; output: number; reasoning: number }): Usage {
+  return {
+    input_tokens: total.input,
+    input_tokens_details: { cached_tokens: total.cached, cache_write_tokens: 0 },
+    output_tokens: total.output,
+    output_tokens_details: { reasoning_tokens: total.reasoning },
+    total_tokens: total.input + total.output,
+  };
 }
 
 function textOf(output: ResponseObject['output']): string {

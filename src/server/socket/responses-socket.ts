@@ -14,11 +14,13 @@
  * - the connection lives 60 minutes: a turn sent later is refused with
  *   `websocket_connection_limit_reached`, and the connection closes (1000) once idle;
  * - when the client end goes away, its running turns stop as an HTTP client's disconnect
- *   stops them (`incomplete`).
+ *   stops them (`incomplete`);
+ * - `response.steer` queues input for a running turn, which ends `steered` and is followed on
+ *   its lane by a successor with that input (`steering.ts`).
  */
 import type { SocketListener, SocketPeer } from '../../ports/socket-peer';
 import type { ResponseObject } from '../../protocol/response-object';
-import { errorFrame, FrameError, MAX_SOCKET_LANES, MAX_SOCKET_TURNS, readClientFrame, SOCKET_LIFETIME_MS, WS_CLOSE, type ResponseCreateFrame } from '../../protocol/socket-frames';
+import { errorFrame, FrameError, MAX_SOCKET_LANES, MAX_SOCKET_TURNS, readClientFrame, SOCKET_LIFETIME_MS, WS_CLOSE, type ResponseCreateFrame, type SteerFrame } from '../../protocol/socket-frames';
 import { TERMINAL_EVENT_TYPES, type StreamEvent } from '../../protocol/stream-events';
 import type { StoredItem } from '../../protocol/output-items';
 import { invalidRequest, toApiErrorData, type ApiErrorData } from '../../shared/api-error';
@@ -27,8 +29,11 @@ import { presentStream } from '../output/present';
 import { finalPlan, prepareRequest, type PreparedRequest } from '../request/prepare-request';
 import { startRun } from '../run/start-run';
 import { warmUp } from '../run/warm-up';
+import type { ResponseRun } from '../run/response-run';
 import type { ServerState } from '../state/server-state';
 import { ChainCache } from './chain-cache';
+import { Steering, type SteeredTurn } from './steering';
+import { conversationIdOf } from '../request/request-context';
 
 export interface SocketOptions {
   /** How long the connection may live (default 60 minutes, as on OpenAI). */
@@ -50,6 +55,7 @@ export class ResponsesSocket implements SocketListener {
   private readonly ending = new AbortController();
   private expired = false;
   private readonly timer: ReturnType<typeof setTimeout>;
+  private readonly steering = new Steering((event) => this.send(event));
 
   constructor(
     private readonly state: ServerState,
@@ -71,7 +77,7 @@ export class ResponsesSocket implements SocketListener {
 
   message(data: string | ArrayBuffer): void {
     if (this.ended) return;
-    let frame: ResponseCreateFrame;
+    let frame: ResponseCreateFrame | SteerFrame;
     try {
       frame = readClientFrame(data);
     } catch (err) {
@@ -79,6 +85,8 @@ export class ResponsesSocket implements SocketListener {
       this.sendError(err.data, err.streamId);
       return;
     }
+    // Steering acts on a running turn at once: it is no turn of its own, and never queued behind one.
+    if ('steer' in frame) return this.steering.submit(frame.steer);
     if (this.expired) {
       this.sendError({ ...invalidRequest(LIMIT_MESSAGE, null, Codes.websocketConnectionLimitReached).data }, frame.streamId);
       return;
@@ -128,27 +136,54 @@ export class ResponsesSocket implements SocketListener {
     if (this.expired && this.turns === 0) this.end(WS_CLOSE.normal, 'connection limit reached');
   }
 
-  private async turn(frame: ResponseCreateFrame): Promise<void> {
+  /** A client's turn, then the successors steering gives it, one after another on its lane. */
+  private async turn(sent: ResponseCreateFrame): Promise<void> {
+    let next: SteeredTurn | null = this.steering.continuing(sent);
+    while (next && !this.ended) next = await this.runTurn(next);
+  }
+
+  /** One turn; returns the successor that steering starts from its response, if any. */
+  private async runTurn(steered: SteeredTurn): Promise<SteeredTurn | null> {
+    const { frame } = steered;
     const lane = frame.streamId;
     const previous = typeof frame.body.previous_response_id === 'string' ? frame.body.previous_response_id : null;
+    let ended: ResponseObject | null = null;
+    let id: string | null = null;
     try {
       // `stream: true`: the turn is a streamed response (its event log is kept, for a resume over HTTP).
       const prepared = await prepareRequest(this.state, { ...frame.body, stream: true }, this.ending.signal, {
         cachedChain: (id) => this.cache.items(id),
         allowEmptyInput: !frame.generate,
       });
-      const events = frame.generate ? await this.generate(prepared) : fromArray((await warmUp(this.state, prepared)).events);
+      let events: AsyncIterable<StreamEvent>;
+      if (frame.generate) {
+        const run = await this.generate(prepared);
+        id = run.id;
+        // Created: the steering input this turn carries is committed.
+        this.steering.running(run.id, { lane, body: frame.body, run, unsupported: steeringUnsupported(prepared) });
+        events = run.log.follow(-1);
+      } else events = fromArray((await warmUp(this.state, prepared)).events);
       // The cache learns how the turn ended before the client does: a frame sent the moment
       // the terminal event arrives (on any lane) must find the response there.
       const settled = tap(events, (event) => {
-        if (TERMINAL_EVENT_TYPES.has(event.type)) this.settle(lane ?? DEFAULT_LANE, prepared, (event as { response: ResponseObject }).response, previous);
+        if (!TERMINAL_EVENT_TYPES.has(event.type)) return;
+        this.settle(lane ?? DEFAULT_LANE, prepared, (ended = (event as { response: ResponseObject }).response), previous);
+        if (id) this.steering.ending(id);
       });
-      for await (const event of presentStream(settled, { include: prepared.plan.include, sealer: this.state.sealer, tools: this.state.tools })) this.send(lane ? { ...event, stream_id: lane } : event);
+      for await (const event of presentStream(settled, { include: prepared.plan.include, sealer: this.state.sealer, tools: this.state.tools })) {
+        this.send(lane ? { ...event, stream_id: lane } : event);
+        if (id) this.steering.saw(id, event.sequence_number);
+      }
     } catch (err) {
       // A continuation that failed evicts what it continued (as on OpenAI): it is not retried from there.
       if (previous) this.cache.evict(previous);
-      this.sendError(toApiErrorData(err), lane);
+      const data = toApiErrorData(err);
+      if (!id) this.steering.notCommitted(steered, data.message);
+      // A successor no client asked for answers in its steering events only.
+      if (!steered.automatic) this.sendError(data, lane);
     }
+    // A warm-up's response too: steering it afterwards is `response_already_completed`.
+    return ended ? this.steering.finished((ended as ResponseObject).id, ended) : null;
   }
 
   /** A turn ended: a `store: false` response that stands is its lane's latest; a failed continuation evicts what it continued. */
@@ -158,7 +193,7 @@ export class ResponsesSocket implements SocketListener {
     } else if (previous) this.cache.evict(previous);
   }
 
-  private async generate(prepared: PreparedRequest): Promise<AsyncIterable<StreamEvent>> {
+  private async generate(prepared: PreparedRequest): Promise<ResponseRun> {
     const { plan } = await finalPlan(this.state, prepared, this.ending.signal);
     // A turn's stream stays retrievable over HTTP once it has finished (its log is kept).
     const { run } = await startRun(this.state, prepared, plan, { keepLog: true });
@@ -166,7 +201,7 @@ export class ResponsesSocket implements SocketListener {
     const stop = () => run.stop('disconnect');
     this.ending.signal.addEventListener('abort', stop, { once: true });
     void run.done.finally(() => this.ending.signal.removeEventListener('abort', stop));
-    return run.log.follow(-1);
+    return run;
   }
 
   private send(event: object): void {
@@ -176,6 +211,13 @@ export class ResponsesSocket implements SocketListener {
   private sendError(data: ApiErrorData, lane: string | null): void {
     this.send(errorFrame(data, lane));
   }
+}
+
+/** Why a turn's response cannot be steered (as on OpenAI), or null. */
+function steeringUnsupported(prepared: PreparedRequest): string | null {
+  if (conversationIdOf(prepared.request) !== null) return 'A response bound to a conversation cannot be steered. Steer responses chained with previous_response_id.';
+  if (prepared.request.context_management?.length) return 'A response with automatic compaction (context_management) cannot be steered.';
+  return null;
 }
 
 /** The chain a later turn continues from this response: its history (a chain's, not a conversation's), its input, its output. */

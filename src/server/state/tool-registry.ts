@@ -65,6 +65,11 @@ export class ToolRegistry {
     return grouped;
   }
 
+  /** Whether one of the builtin tools loads deferred tools (`BuiltinTool.loadsDeferredTools`) and serves `type`. */
+  loadsDeferred(type: string): boolean {
+    return this.#byToolType.get(type)?.loadsDeferredTools === true;
+  }
+
   /** Whether two `tools[].type` values name the same builtin tool (a dated name and its plain one). */
   readonly sameTool = (a: string, b: string): boolean => a === b || (this.#byToolType.get(a) !== undefined && this.#byToolType.get(a) === this.#byToolType.get(b));
 
@@ -90,6 +95,6 @@ export class ToolRegistry {
 
   /** Whether the item ends its response waiting for the client (an approval request). */
   waits(item: { type: string }): boolean {
-    return this.#waiting.has(item.type);
+    return this.#waiting.has(item.type) || (this.ownerOf(item)?.waits?.(item as OutputItem) ?? false);
   }
 }

@@ -55,7 +55,7 @@ class PageSocket {
 }
 
 /** `ResponsesWS` for a page: the SDK's connection logic, the page's WebSocket. */
-class PageResponsesWS extends ResponsesWSBase<PageSocket> {
+export class PageResponsesWS extends ResponsesWSBase<PageSocket> {
   constructor(client: OpenAI) {
     super(client);
     this._connectInitial();

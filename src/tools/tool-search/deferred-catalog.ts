@@ -1,0 +1,76 @@
+/**
+ * The request's deferred tools as a search sees them — one entry per function the model
+ * would call (a namespace's member is its own entry) — and how loaded tools are shown to the
+ * model: as the functions it calls them by, written where the search loaded them.
+ *
+ * Model-side names follow the client tools' view (`server/model-view/client-tools.ts`): a
+ * namespace's member is `<namespace>__<name>`; a custom tool takes one string, `input`.
+ */
+import type { ToolSpec } from '../../chat/chat-format';
+import { toolDefinition } from '../../chat/tool-definition';
+import type { Tool } from '../../protocol/create-request';
+import type { LoadableTool } from '../../protocol/tool-search';
+
+/** One deferred function: how it is found (name, description) and the tool entry that loads it. */
+export interface DeferredEntry {
+  /** The model-side name (`ns__fn` for a namespace's member): unique in a request. */
+  key: string;
+  /** The words a search matches: its name (split at `_`, `-`, case changes), its namespace's, the descriptions. */
+  text: string;
+  /** The entry as a `tool_search_output` lists it (a namespace with this one member). */
+  tool: LoadableTool;
+}
+
+const deferred = (tool: { defer_loading?: boolean | undefined }) => tool.defer_loading === true;
+const words = (name: string) => name.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2');
+
+/** Every deferred function of the request's tools, in order. */
+export function deferredEntries(tools: readonly Tool[]): DeferredEntry[] {
+  return tools.flatMap((tool): DeferredEntry[] => {
+    if (tool.type === 'function' || tool.type === 'custom') {
+      if (!deferred(tool)) return [];
+      return [{ key: tool.name, text: `${words(tool.name)} ${tool.description ?? ''}`, tool }];
+    }
+    if (tool.type !== 'namespace') return [];
+    return tool.tools.filter(deferred).map((member) => ({
+      key: `${tool.name}__${member.name}`,
+      text: `${words(tool.name)} ${words(member.name)} ${tool.description} ${member.description ?? ''}`,
+      tool: { ...tool, tools: [member] },
+    }));
+  });
+}
+
+/** The model-side functions of loaded tools (a namespace's members, custom tools as functions of `input`). */
+export function loadedSpecs(tools: readonly LoadableTool[]): ToolSpec[] {
+  return tools.flatMap((tool): ToolSpec[] => {
+    if (tool.type === 'function') return [{ name: tool.name, description: tool.description ?? null, parameters: tool.parameters ?? null }];
+    if (tool.type === 'custom') return [customSpec(tool.name, tool.description)];
+    return tool.tools.map((member) => {
+      const name = `${tool.name}__${member.name}`;
+      const about = [tool.description, member.description].filter(Boolean).join(' ');
+      return member.type === 'custom' ? customSpec(name, about) : { name, description: about, parameters: member.parameters ?? null };
+    });
+  });
+}
+
+function customSpec(name: string, about: string | null | undefined): ToolSpec {
+  return { name, description: `${about ? `${about}\n\n` : ''}Free-form input: pass it whole as the string \`input\`.`, parameters: { type: 'object', properties: { input: { type: 'string' } }, required: ['input'] } };
+}
+
+/** What the model is shown of a search's result: the loaded functions, in the same JSON its leading tool list uses. */
+export function loadedText(tools: readonly LoadableTool[]): string {
+  const specs = loadedSpecs(tools);
+  if (specs.length === 0) return 'No tools matched. Try other words, or answer without a tool.';
+  return `Loaded ${specs.length} tool${specs.length > 1 ? 's' : ''}; call ${specs.length > 1 ? 'them' : 'it'} like the others:\n${specs.map((s) => JSON.stringify(toolDefinition(s))).join('\n')}`;
+}
+
+/** Merges loaded entries so a namespace appears once, with its loaded members in order. */
+export function mergeLoaded(entries: readonly LoadableTool[]): LoadableTool[] {
+  const merged: LoadableTool[] = [];
+  for (const tool of entries) {
+    const same = tool.type === 'namespace' ? merged.find((t) => t.type === 'namespace' && t.name === tool.name) : undefined;
+    if (same && same.type === 'namespace' && tool.type === 'namespace') same.tools = [...same.tools, ...tool.tools];
+    else merged.push(tool.type === 'namespace' ? { ...tool, tools: [...tool.tools] } : tool);
+  }
+  return merged;
+}
