@@ -195,6 +195,12 @@ export interface Engine {
    */
   readonly parsesOutput?: boolean;
   /**
+   * True when the engine answers only a conversation whose last message is the user's (or a
+   * tool's): web-llm refuses any other (`MessageOrderError`). A request whose input ends with an
+   * assistant message is then a 400 before it starts, not a failed response.
+   */
+  readonly answersOnlyAfterUser?: boolean;
+  /**
    * The length of `input` in this model's tokens, counted on what `generate` would feed the
    * model for it; checked against the context window before a response starts.
    */

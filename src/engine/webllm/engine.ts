@@ -91,6 +91,7 @@ export class WebLlmEngine implements Engine {
   readonly maxTopLogprobs = 5;
   /** Custom tool grammars: converted to EBNF (`printGrammar`), which web-llm's xgrammar enforces. */
   readonly grammarSyntaxes: ReadonlySet<GrammarSyntax> = new Set(['lark', 'regex']);
+  readonly answersOnlyAfterUser = true;
   /** The records web-llm loads from (mirrored when `modelBase` is set). */
   readonly appConfig: AppConfig;
   /** Cached models, deleting one, storage estimate: for the runtime's control API. */

@@ -58,7 +58,8 @@ function plainContent(content: unknown, withImages = true): string {
  * `tool` message only when the model's conversation template has a tool role. It also
  * refuses a conversation whose last message is not `user` or `tool` (`MessageOrderError`):
  * a request of instructions only (no input) is sent as a user message, so the model answers
- * them as other engines do; an input that ends with an assistant message stays a 400.
+ * them as other engines do; an input that ends with an assistant message is a 400 before the
+ * run (`Engine.answersOnlyAfterUser`, server/request/message-order.ts).
  */
 export function toWebLlmMessages(messages: readonly ChatMessage[], toolRole: boolean): ChatCompletionMessageParam[] {
   if (messages.length > 0 && messages.every((m) => m.role === 'system')) {

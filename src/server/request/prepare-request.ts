@@ -28,6 +28,7 @@ import { prepareOnRoute } from './route-decision';
 import { applyContextItems } from './context-settings';
 import { endsWithCompactionTrigger, triggeredCompaction } from './triggered-compaction';
 import { checkDeferredTools } from './deferred-tools';
+import { checkMessageOrder } from './message-order';
 
 /** A create body, validated, with its conversation assembled and its run planned (and rendered once). */
 export interface PreparedRequest {
@@ -102,6 +103,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   checkToolChoice(request, state.tools.sameTool);
   checkToolOutputs(history, input);
   checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
+  if (!options.allowEmptyInput) checkMessageOrder(model, [...history, ...input], input.length);
   for (const [tool, entries] of state.tools.entries(request.tools ?? [])) tool.checkTurn?.(entries, { history, input });
   const window = [...history, ...input];
   // Files in messages are shown as their text (the stored items keep the parts as sent).
