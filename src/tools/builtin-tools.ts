@@ -7,11 +7,12 @@
 import type { BuiltinTool } from '../ports/builtin-tool';
 import type { ToolPorts } from '../ports/tool-ports';
 import { fileSearchTool } from './file-search';
+import { imageGenerationHistory } from './image-generation';
 import { mcpTool } from './mcp';
 import { codeInterpreterTool } from './python';
 import { webSearchTool } from './web';
 import { toolSearchTool } from './tool-search';
 
 export function builtinTools(ports: ToolPorts): BuiltinTool[] {
-  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool(), toolSearchTool()];
+  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool(), toolSearchTool(), imageGenerationHistory()];
 }

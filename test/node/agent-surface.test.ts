@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import type { WebSearchPort } from '../../src/ports/tool-ports';
+import { RecordingEngine } from '../fakes/recording-engine';
 import { closeAndCheck, localClient, script, type LocalClient } from '../support/local-client';
 
 let local: LocalClient;
@@ -96,5 +97,18 @@ describe('image generation', () => {
     const image = await local.client.responses.create({ model, input: 'x', image: { context_compression: 'enabled' } }).then(() => ({ status: 200, param: '', message: '' }), (e: unknown) => e as { status: number; param: string; message: string });
     expect(image).toMatchObject({ status: 400, param: 'image' });
     expect(image.message).toMatch(/context_compression/);
+  });
+
+  test('an image_generation_call replayed as history is accepted, stored, listed and shown to the model as a note', async () => {
+    const engine = new RecordingEngine();
+    local = await localClient({ engine });
+    const call = { type: 'image_generation_call' as const, id: 'ig_abc', status: 'completed' as const, result: 'iVBORw0KGgo=', revised_prompt: 'a red fox in snow', output_format: 'png' as const };
+    const r = await local.client.responses.create({ model, input: [{ role: 'user', content: 'Draw a fox.' }, call, { role: 'user', content: 'What did you draw?' }] });
+    expect(r.status).toBe('completed');
+    const listed = await local.client.responses.inputItems.list(r.id, { order: 'asc' });
+    expect(listed.data.map((i) => i.type)).toEqual(['message', 'image_generation_call', 'message']);
+    expect(listed.data[1]).toMatchObject(call);
+    expect(engine.requests.at(-1)!.input.prompt).toContain('[An image was generated: a red fox in snow]');
+    await expect(local.client.responses.create({ model, input: [{ ...call, status: 'painted' as never }] })).rejects.toMatchObject({ status: 400 });
   });
 });
