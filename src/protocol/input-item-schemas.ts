@@ -2,6 +2,7 @@
  * Zod schemas for what a client may send as `input` (and what `item_reference` resolves to).
  * Objects are strict: an unknown field is a 400 naming it, never silently dropped.
  */
+import { CallerSchema } from './program-items';
 import { z, type ZodType } from 'zod';
 import {
   ApplyPatchCallInput,
@@ -50,7 +51,7 @@ export const FunctionCallItem = z.strictObject({
   arguments: z.string(),
   /** The namespace of a namespaced function (the call came from a `namespace` tool). */
   namespace: z.string().min(1).optional(),
-  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
+  caller: CallerSchema.nullish(),
   status: itemStatus,
 });
 
@@ -62,7 +63,7 @@ export const FunctionCallOutputItem = z.strictObject({
   /** As the Agents SDK echoes them for namespaced functions. */
   name: z.string().optional(),
   namespace: z.string().min(1).optional(),
-  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
+  caller: CallerSchema.nullish(),
   status: itemStatus,
 });
 

@@ -2,6 +2,7 @@
  * Items as the server returns them: in `response.output`, in stream events and in
  * `input_items` listings. Every item has an id that is the same in all three places.
  */
+import { CallerSchema, ProgramItem, ProgramOutputItem } from './program-items';
 import { z } from 'zod';
 import { ApplyPatchCall, ApplyPatchCallOutput, ComputerCall, ComputerCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
 import { InputFile, InputImage, InputText } from './content-parts';
@@ -80,6 +81,8 @@ export const FunctionCall = z.object({
   arguments: z.string(),
   /** The namespace of a namespaced function (`tools: [{type: "namespace", …}]`). */
   namespace: z.string().optional(),
+  /** Set when a program made the call (programmatic tool calling); the model made it otherwise. */
+  caller: CallerSchema.optional(),
   status: ItemStatus,
 });
 export type FunctionCall = z.infer<typeof FunctionCall>;
@@ -91,6 +94,8 @@ export const FunctionCallOutput = z.object({
   output: z.union([z.string(), z.array(z.union([InputText, InputImage, InputFile]))]),
   /** The namespace of the function it answers, when the client said. */
   namespace: z.string().optional(),
+  /** As the client sent it, for a call a program made. */
+  caller: CallerSchema.optional(),
   status: ItemStatus,
 });
 export type FunctionCallOutput = z.infer<typeof FunctionCallOutput>;
@@ -236,6 +241,8 @@ export const OutputItem = z.discriminatedUnion('type', [
   LocalShellCall,
   ApplyPatchCall,
   ComputerCall,
+  ProgramItem,
+  ProgramOutputItem,
 ]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
@@ -264,5 +271,7 @@ export const StoredItem = z.union([
   ApplyPatchCallOutput,
   ComputerCall,
   ComputerCallOutput,
+  ProgramItem,
+  ProgramOutputItem,
 ]);
 export type StoredItem = z.infer<typeof StoredItem>;

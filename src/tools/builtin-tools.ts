@@ -8,9 +8,10 @@ import type { BuiltinTool } from '../ports/builtin-tool';
 import type { ToolPorts } from '../ports/tool-ports';
 import { fileSearchTool } from './file-search';
 import { mcpTool } from './mcp';
+import { programTool } from './program';
 import { codeInterpreterTool } from './python';
 import { webSearchTool } from './web';
 
 export function builtinTools(ports: ToolPorts): BuiltinTool[] {
-  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool()];
+  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool(), programTool(ports.programs)];
 }

@@ -9,6 +9,7 @@ import type { ToolPorts } from '../ports/tool-ports';
 import type { RuntimeToolsOptions } from '../protocol/runtime-options';
 import { mcpPort } from './mcp';
 import { pythonPort } from './python';
+import { workerPrograms } from './program';
 import { webSearchPort } from './web';
 
 export { onFirstUse } from './on-first-use';
@@ -24,5 +25,7 @@ export function createRuntimeTools(options: RuntimeToolsOptions | undefined, env
   const codeInterpreter = pythonPort(options);
   const webSearch = webSearchPort(options, env.origin);
   const mcp = mcpPort(options, env.origin);
-  return { ...(codeInterpreter ? { codeInterpreter } : {}), ...(webSearch ? { webSearch } : {}), ...(mcp ? { mcp } : {}) };
+  // Programs need no configuration: QuickJS in a worker per program, its wasm served by the app.
+  const programs = workerPrograms();
+  return { ...(codeInterpreter ? { codeInterpreter } : {}), ...(webSearch ? { webSearch } : {}), ...(mcp ? { mcp } : {}), programs };
 }

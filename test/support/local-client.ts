@@ -234,6 +234,9 @@ const BUILTIN_ITEM_TYPES = new Set([
   'apply_patch_call_output',
   'computer_call',
   'computer_call_output',
+  // Programmatic tool calling (the document has no programs).
+  'program',
+  'program_output',
 ]);
 const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools|custom_tool_call_input)\./;
 

@@ -9,6 +9,7 @@
  * - `apply_patch`: a function of `operation` (`create_file`/`update_file`/`delete_file`, `path`, `diff`).
  * What the model writes is read back into each call item's fields here too (`clientCallFields`).
  */
+import { callableBy } from '../../protocol/program-items';
 import type { ToolSpec } from '../../chat/chat-format';
 import { ComputerAction } from '../../protocol/client-call-items';
 import type { ComputerUsePreviewTool, CustomTool, CustomToolFormat, NamespaceTool, ShellTool } from '../../protocol/client-tools';
@@ -140,7 +141,9 @@ export function clientToolFunctions(tool: Tool): Array<{ spec: ToolSpec; target:
     case 'custom':
       return [{ spec: customSpec(tool, tool.name), target: { kind: 'custom', name: tool.name, ...(tool.format ? { format: tool.format } : {}) } }];
     case 'namespace':
-      return tool.tools.map((member) => {
+      // A function only a program may call is not the model's to see.
+      return tool.tools.flatMap((member) => {
+        if (!callableBy(member.allowed_callers, 'direct')) return [];
         const name = namespacedName(tool.name, member.name);
         if (member.type === 'custom') return { spec: customSpec(member, name, tool), target: { kind: 'custom', name: member.name, namespace: tool.name, ...(member.format ? { format: member.format } : {}) } };
         const description = [tool.description, member.description].filter(Boolean).join(' ');

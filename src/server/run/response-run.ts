@@ -243,6 +243,8 @@ export class ResponseRun implements RunningResponse {
     });
     let builtinCallsRun = prepared.calls;
     if (this.stopReason) return { ...this.stopped(), usage: usage() };
+    // A program resumed by the client's answers called the client again: the response waits for those answers.
+    if (this.builder.functionCallCount > 0) return { status: 'completed', usage: usage() };
 
     for (let round = 1; ; round++) {
       const firstItem = this.builder.itemCount;
