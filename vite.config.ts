@@ -93,6 +93,8 @@ function deferredFeature(url: string): string {
   if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
   // Reading and searching uploaded files: the extraction worker, pdf.js (and its worker), mammoth, the index.
   if (/^assets\/(deferred\/(pdfjs|mammoth|minisearch-index)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
+  // Programmatic tool calling: QuickJS's wasm and its loader (the sandbox worker itself is in the shell).
+  if (/^assets\/(deferred\/)?emscripten-module[.-]/.test(url)) return 'programs';
   return 'other';
 }
 

@@ -26,14 +26,19 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
   // Read at each use: the other tools' functions are known once every session is open (and an MCP server's once listed).
   const targets = () => programTargets(host.peers);
 
-  /** Runs the program on from `step` until it ends or waits for the client; what the model is shown (nothing while it waits). */
-  async function drive(program: WaitingProgram, item: ProgramItem, first: ProgramStep, context: CallContext): Promise<{ shown: ConversationItem[]; calls: number }> {
+  /**
+   * Runs the program on — from `first`, its start or the client's answers — until it ends or
+   * waits for the client; what the model is shown (nothing while it waits). Stopping the
+   * response closes the sandbox at once, whatever step is in flight.
+   */
+  async function drive(program: WaitingProgram, item: ProgramItem, first: () => Promise<ProgramStep>, context: CallContext): Promise<{ shown: ConversationItem[]; calls: number }> {
     const { sandbox } = program;
     const stop = () => sandbox.close();
-    context.signal.addEventListener('abort', stop, { once: true });
+    if (context.signal.aborted) stop();
+    else context.signal.addEventListener('abort', stop, { once: true });
     let calls = 0;
     try {
-      for (let step = first; ; ) {
+      for (let step = await first(); ; ) {
         if (context.signal.aborted) throw context.signal.reason;
         if (step.type !== 'calls') {
           sandbox.close();
@@ -95,10 +100,10 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
         index,
         run: async () => {
           if (code === null)
-            return (await drive({ sandbox: CLOSED, waiting: new Map() }, item, { type: 'failed', error: 'The program call’s arguments must be a JSON object with a string `code`.' }, context)).shown;
+            return (await drive({ sandbox: CLOSED, waiting: new Map() }, item, async () => ({ type: 'failed', error: 'The program call’s arguments must be a JSON object with a string `code`.' }), context)).shown;
           const sandbox = port.open();
           const program: WaitingProgram = { sandbox, waiting: new Map() };
-          return (await drive(program, item, await sandbox.start(code, [...targets().values()].map((t) => t.path)), context)).shown;
+          return (await drive(program, item, () => sandbox.start(code, [...targets().values()].map((t) => t.path)), context)).shown;
         },
       };
     },
@@ -112,7 +117,7 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
         if (!item) continue;
         const program = waiting.take(programId);
         if (!program) {
-          const lost = await drive({ sandbox: CLOSED, waiting: new Map() }, item, { type: 'failed', error: STATE_LOST }, context);
+          const lost = await drive({ sandbox: CLOSED, waiting: new Map() }, item, async () => ({ type: 'failed', error: STATE_LOST }), context);
           conversation.push(...lost.shown);
           continue;
         }
@@ -121,7 +126,7 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
           program.waiting.delete(call_id);
           return id === undefined ? [] : [{ id, ok: true, output }];
         });
-        const resumed = await drive(program, item, await program.sandbox.answer(answers), context);
+        const resumed = await drive(program, item, () => program.sandbox.answer(answers), context);
         conversation.push(...resumed.shown);
         calls += resumed.calls;
       }
