@@ -15,7 +15,7 @@ import { Metadata } from './metadata';
 import { validationError } from './validation-error';
 import { NO_EXTENSIONS, type ProtocolExtensions } from './protocol-extensions';
 import { inputItemSchema } from './input-item-schemas';
-import { AllowedCallers, ProgrammaticToolCallingTool } from './program-items';
+import { AllowedCallers, ProgrammaticToolCallingTool, ProgramToolChoice } from './program-items';
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -168,6 +168,7 @@ export const ToolChoice = z.union([
   z.enum(['auto', 'none', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
   ClientToolChoice,
+  ProgramToolChoice,
   /** Only these of `tools` may be used this turn (the full list stays, for the prompt cache); `required` asks for a call. */
   z.strictObject({ type: z.literal('allowed_tools'), mode: z.enum(['auto', 'required']), tools: z.array(AllowedTool) }),
 ]);

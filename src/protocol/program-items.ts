@@ -9,6 +9,10 @@ import { z } from 'zod';
 
 export const ProgrammaticToolCallingTool = z.strictObject({ type: z.literal('programmatic_tool_calling') });
 
+/** The function the model calls to run a program (`{"code"}`); `tool_choice: {type: "programmatic_tool_calling"}` forces it. */
+export const PROGRAM_FUNCTION = 'program';
+export const ProgramToolChoice = z.strictObject({ type: z.literal('programmatic_tool_calling') });
+
 /** `caller` of a function call (and its output): the model (`direct`), or the program item whose `call_id` is `caller_id`. */
 export const CallerSchema = z.union([z.strictObject({ type: z.literal('direct') }), z.strictObject({ type: z.literal('program'), caller_id: z.string().min(1) })]);
 export type Caller = z.infer<typeof CallerSchema>;

@@ -89,7 +89,8 @@ describe('programmatic tool calling', () => {
     // The model saw its program and the result; the program's own calls are not shown to it.
     const prompt = lastPrompt();
     expect(prompt).toContain('sunny / rain');
-    expect(prompt).not.toContain(call.call_id);
+    expect(prompt).not.toContain('"name": "get_weather"');
+    expect(prompt).not.toMatch(/<tool_response>\s*sunny\s*<\/tool_response>/);
     // Listed input items of the resumed response keep the caller.
     const items = await local.client.responses.inputItems.list(second.id);
     expect(items.data[0]).toMatchObject({ type: 'function_call_output', call_id: call.call_id });
@@ -111,7 +112,8 @@ describe('programmatic tool calling', () => {
   });
 
   test('a program that throws or hits a limit ends incomplete with the error; the model is told', async () => {
-    await setup({ cpuMs: 200, memoryBytes: 8 * 1024 * 1024 });
+    // Time enough for the memory bomb to reach its limit first on a busy machine.
+    await setup({ cpuMs: 2000, memoryBytes: 8 * 1024 * 1024 });
     const thrown = await local.client.responses.create({ model, input: script([program('throw new Error("boom");'), 'Oops.']), tools: [PTC] });
     expect(thrown.output[1]).toMatchObject({ type: 'program_output', status: 'incomplete', result: 'Error: boom (line 1)' });
     expect(lastPrompt()).toContain('The program stopped: Error: boom');
@@ -162,6 +164,17 @@ describe('programmatic tool calling', () => {
     const cancelled = await local.client.responses.cancel(started.id);
     expect(cancelled.status).toBe('cancelled');
     expect(opened).toEqual([{ closed: true }]);
+  });
+
+  test('tool_choice {type: "programmatic_tool_calling"} forces a program; without the tool it is a 400', async () => {
+    await setup();
+    const forced = await local.client.responses.create({ model, input: script([program('return "forced";'), 'Ok.']), tools: [PTC], tool_choice: { type: 'programmatic_tool_calling' } });
+    expect(engine.requests[0]!.toolChoice).toEqual({ name: 'program' });
+    expect(forced.tool_choice).toEqual({ type: 'programmatic_tool_calling' });
+    expect(forced.output[1]).toMatchObject({ result: '"forced"' });
+    const missing = await failed(local.client.responses.create({ model, input: 'hi', tools: [weather], tool_choice: { type: 'programmatic_tool_calling' } }));
+    expect(missing.status).toBe(400);
+    expect(missing.param).toBe('tool_choice');
   });
 
   test('without a sandbox the tool is a 400; programmatic callers on a custom tool too', async () => {

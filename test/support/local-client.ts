@@ -279,7 +279,7 @@ function specShape(value: unknown): unknown {
   if (copy.tools) copy.tools = copy.tools.filter((tool) => tool.type === 'function');
   // A `tool_choice` naming one of OpenAI's other tools (checked by zod above).
   const choice = (copy as { tool_choice?: unknown }).tool_choice;
-  if (typeof choice === 'object' && choice !== null && ['custom', 'shell', 'apply_patch'].includes((choice as { type: string }).type)) (copy as { tool_choice?: unknown }).tool_choice = 'auto';
+  if (typeof choice === 'object' && choice !== null && ['custom', 'shell', 'apply_patch', 'programmatic_tool_calling'].includes((choice as { type: string }).type)) (copy as { tool_choice?: unknown }).tool_choice = 'auto';
   // `allowed_tools` entries naming them (or a namespace): the document allows function entries only.
   if (typeof choice === 'object' && choice !== null && (choice as { type: string }).type === 'allowed_tools') {
     const allowed = choice as { tools: Array<{ type: string; name?: string; namespace?: string }> };

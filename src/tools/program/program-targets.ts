@@ -6,7 +6,7 @@
  */
 import type { ToolSpec } from '../../chat/chat-format';
 import type { ToolPeers } from '../../ports/builtin-tool';
-import { callableBy } from '../../protocol/program-items';
+import { callableBy, PROGRAM_FUNCTION } from '../../protocol/program-items';
 
 /** A client function (the response waits for its output) or a builtin tool's function (run in place). */
 export type ProgramTarget = { kind: 'client'; name: string; namespace?: string; spec: ToolSpec } | { kind: 'builtin'; name: string; spec: ToolSpec };
@@ -31,7 +31,7 @@ export function programTargets(peers: ToolPeers | undefined): Map<string, { path
   return targets;
 }
 
-export const PROGRAM_FUNCTION = 'program';
+export { PROGRAM_FUNCTION };
 
 /** The `program` function as the model sees it: how to write one, and the tools it may call. */
 export function programSpec(targets: ReadonlyMap<string, { path: string[]; target: ProgramTarget }>): ToolSpec {
