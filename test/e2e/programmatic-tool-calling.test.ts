@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { configureRuntime, openApp, startE2E } from '../support/browser';
+import { configureRuntime, openApp, startE2E, waitForRuntime } from '../support/browser';
 import { clientBundle } from '../support/client-bundle';
 import type * as Kit from './clients/websocket';
 
@@ -168,3 +168,18 @@ test('WebSocket: a program calls a client function; the next turn on the socket 
   expect(result.second.output[0]!.result).toBe('"Oslo: snow"');
   expect(result.second.output_text).toBe('Snowing.');
 });
+
+test('offline: once the deferred files are kept, a reload without network still runs programs (QuickJS’s wasm is precached)', async () => {
+  await page.waitForFunction(() => window.localRuntime!.offlineFiles.current()?.state === 'done', undefined, { timeout: 90_000, polling: 200 });
+  const context = page.context();
+  await context.setOffline(true);
+  try {
+    await page.reload();
+    await waitForRuntime(page);
+    expect(await page.evaluate(() => navigator.onLine)).toBe(false);
+    const response = await create({ input: script([program('return [1, 2, 3].map((n) => n * n);'), 'Squares.']), tools: [PTC] });
+    expect(response.output[1]).toMatchObject({ type: 'program_output', status: 'completed', result: '[1,4,9]' });
+  } finally {
+    await context.setOffline(false);
+  }
+}, 150_000);
