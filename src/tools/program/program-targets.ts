@@ -43,7 +43,7 @@ export function programSpec(targets: ReadonlyMap<string, { path: string[]; targe
     name: PROGRAM_FUNCTION,
     description: [
       'Run a JavaScript program that calls tools. `code` is the body of an async function: use `await`, and `return` a JSON value — the result you are shown.',
-      'Each tool call resolves to the tool’s output text (a string); a failed call throws. There is no network, DOM, storage, timer or import.',
+      'Each tool call resolves to the tool’s output text (a string); a failed call throws. There is no network, DOM, storage, timer or import, and console output is not shown.',
       listed.length ? `Tools the program may call:\n${listed.join('\n')}` : 'No tool is available to programs in this request.',
     ].join('\n'),
     parameters: { type: 'object', properties: { code: { type: 'string', description: 'The body of an async JavaScript function.' } }, required: ['code'] },

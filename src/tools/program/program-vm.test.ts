@@ -30,6 +30,10 @@ describe('a program in QuickJS', () => {
     vm.dispose();
   });
 
+  test('console.log is there, and goes nowhere', () => {
+    expect(run('console.log("hi"); console.error(1); return "ok";').step).toEqual({ type: 'done', result: '"ok"' });
+  });
+
   test('a failed tool call rejects in the program, which may catch it', () => {
     const { vm } = run('try { await tools.f({}); } catch (e) { return e.name + ": " + e.message; }', [['f']]);
     expect(vm.answer([{ id: 1, ok: false, error: 'nope' }])).toEqual({ type: 'done', result: '"ToolError: nope"' });

@@ -16,8 +16,14 @@
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { CallAnswer, ProgramLimits, ProgramStep, ProgramToolCall } from './program-protocol';
 
-/** The wrapper that makes `tools` out of the paths and the one host function (`call`); nothing else is global. */
+/**
+ * The wrapper that makes `tools` out of the paths and the one host function (`call`); nothing
+ * else is global. `console` is there because models write `console.log` by habit: its output
+ * goes nowhere (a program's result is what it returns).
+ */
 const TOOLS_SETUP = `(function (call, paths) {
+  const ignore = () => undefined;
+  globalThis.console = Object.freeze({ log: ignore, info: ignore, warn: ignore, error: ignore, debug: ignore });
   const tools = {};
   for (const path of paths) {
     let node = tools;
