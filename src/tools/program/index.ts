@@ -4,3 +4,4 @@
  */
 export { programTool } from './program-tool';
 export { workerPrograms, type WorkerProgramsOptions } from './worker-programs';
+export { DEFAULT_PROGRAM_LIMITS } from './program-protocol';

@@ -34,7 +34,7 @@ export function programTool(port: ProgramsPort | undefined, waiting: WaitingProg
     check(entries) {
       if (!port)
         throw invalidRequest(
-          'The programmatic_tool_calling tool is not available in this runtime: it was started without tools (startLocalRuntime({ tools: {} }) turns programs on).',
+          'The programmatic_tool_calling tool is not available in this runtime: programs are off (startLocalRuntime({ tools: { programs: {} } }) turns them on; the stored runtime options may turn them off).',
           `tools[${entries[0]!.index}].type`,
           Codes.unsupportedTool,
         );
