@@ -12,15 +12,13 @@
 import type { ConversationItem } from '../../chat/chat-format';
 import type { CallContext, ItemWriter, ToolCall, ToolHost, ToolSession, TurnItems } from '../../ports/builtin-tool';
 import type { ProgramCallAnswer, ProgramSandbox, ProgramsPort, ProgramStep } from '../../ports/tool-ports';
-import type { FunctionCall, OutputItem, StoredItem } from '../../protocol/output-items';
+import type { FunctionCall } from '../../protocol/output-items';
 import type { ProgramItem, ProgramOutputItem } from '../../protocol/program-items';
 import { newId } from '../../shared/ids';
 import { PROGRAM_FUNCTION, programSpec, programTargets } from './program-targets';
 import type { WaitingProgram, WaitingPrograms } from './waiting-programs';
 import { programAsConversation, programFingerprint } from './program-view';
 
-// The server carries the program items as it carries any item, without reading their fields.
-const asItem = (item: ProgramItem | ProgramOutputItem) => item as unknown as OutputItem;
 
 export function programSession(port: ProgramsPort, waiting: WaitingPrograms, turn: TurnItems, host: ToolHost): ToolSession {
   // Read at each use: the other tools' functions are known once every session is open (and an MCP server's once listed).
@@ -49,8 +47,8 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
             result: step.type === 'done' ? step.result : step.error,
             status: step.type === 'done' ? 'completed' : 'incomplete',
           };
-          const index = context.items.begin(asItem(output));
-          context.items.complete(index, asItem(output));
+          const index = context.items.begin(output);
+          context.items.complete(index, output);
           return { shown: programAsConversation(item, output), calls };
         }
         const answers: ProgramCallAnswer[] = [];
@@ -94,8 +92,8 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
       const code = codeOf(args);
       const call_id = newId('call');
       const item: ProgramItem = { type: 'program', id: newId('prog'), call_id, code: code ?? args, fingerprint: programFingerprint(call_id, code ?? args) };
-      const index = context.items.begin(asItem(item));
-      context.items.complete(index, asItem(item));
+      const index = context.items.begin(item);
+      context.items.complete(index, item);
       return {
         index,
         run: async () => {
@@ -113,7 +111,7 @@ export function programSession(port: ProgramsPort, waiting: WaitingPrograms, tur
       const conversation: ConversationItem[] = [];
       let calls = 0;
       for (const [programId, outputs] of answersByProgram(turn)) {
-        const item = [...turn.history, ...turn.input].find((i): i is StoredItem & ProgramItem => i.type === ('program' as string) && (i as unknown as ProgramItem).call_id === programId);
+        const item = [...turn.history, ...turn.input].find((i): i is ProgramItem => i.type === 'program' && i.call_id === programId);
         if (!item) continue;
         const program = waiting.take(programId);
         if (!program) {
@@ -161,7 +159,7 @@ function clientCall(items: ItemWriter, target: { name: string; namespace?: strin
 function answersByProgram(turn: TurnItems): Map<string, Array<{ call_id: string; output: string }>> {
   const callers = new Map<string, string>();
   for (const item of [...turn.history, ...turn.input]) if (item.type === 'function_call' && item.caller?.type === 'program') callers.set(item.call_id, item.caller.caller_id);
-  const ended = new Set([...turn.history, ...turn.input].flatMap((i) => (i.type === ('program_output' as string) ? [(i as unknown as ProgramOutputItem).call_id] : [])));
+  const ended = new Set([...turn.history, ...turn.input].flatMap((i) => (i.type === 'program_output' ? [i.call_id] : [])));
   const grouped = new Map<string, Array<{ call_id: string; output: string }>>();
   for (const item of turn.input) {
     if (item.type !== 'function_call_output') continue;

@@ -7,7 +7,6 @@
  */
 import type { BuiltinTool } from '../../ports/builtin-tool';
 import type { ProgramsPort } from '../../ports/tool-ports';
-import type { StoredItem } from '../../protocol/output-items';
 import { ProgramInput, ProgramOutputInput, type ProgramItem, type ProgramOutputItem } from '../../protocol/program-items';
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
@@ -17,9 +16,7 @@ import { PROGRAM_FUNCTION } from './program-targets';
 import { programAsConversation, programFingerprint } from './program-view';
 import { WaitingPrograms, type WaitingProgramsOptions } from './waiting-programs';
 
-const asStored = (item: ProgramItem | ProgramOutputItem) => item as unknown as StoredItem;
 const isProgram = (item: { type: string }): item is ProgramItem => item.type === 'program';
-const isOutput = (item: { type: string }): item is ProgramOutputItem => item.type === 'program_output';
 
 /** `port`: the sandboxes (absent: the tool is a 400); `waiting`: how long and how many programs may wait for a client. */
 export function programTool(port: ProgramsPort | undefined, waiting: WaitingProgramsOptions = {}): BuiltinTool {
@@ -42,17 +39,16 @@ export function programTool(port: ProgramsPort | undefined, waiting: WaitingProg
     accept(input) {
       if (isProgram(input)) {
         const item = ProgramInput.parse(input);
-        return asStored({ type: 'program', id: item.id ?? newId('prog'), call_id: item.call_id, code: item.code, fingerprint: item.fingerprint ?? programFingerprint(item.call_id, item.code) });
+        return { type: 'program', id: item.id ?? newId('prog'), call_id: item.call_id, code: item.code, fingerprint: item.fingerprint ?? programFingerprint(item.call_id, item.code) };
       }
       const item = ProgramOutputInput.parse(input);
-      return asStored({ type: 'program_output', id: item.id ?? newId('pout'), call_id: item.call_id, result: item.result, status: item.status });
+      return { type: 'program_output', id: item.id ?? newId('pout'), call_id: item.call_id, result: item.result, status: item.status };
     },
     view(item, items) {
       // The program and its output are shown together, where the program stands; an unfinished program not yet.
-      const program = item as { type: string };
-      if (!isProgram(program)) return [];
-      const output = (items as ReadonlyArray<{ type: string }>).find((i): i is ProgramOutputItem => isOutput(i) && i.call_id === program.call_id);
-      return output ? programAsConversation(program, output) : [];
+      if (item.type !== 'program') return [];
+      const output = items.find((i): i is ProgramOutputItem => i.type === 'program_output' && i.call_id === item.call_id);
+      return output ? programAsConversation(item, output) : [];
     },
     session(_entries, turn, host) {
       if (!port) throw new Error('unreachable: check() refused the tool without a port');
