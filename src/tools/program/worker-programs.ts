@@ -75,10 +75,11 @@ class WorkerSandbox implements ProgramSandbox {
         if (step.type !== 'calls') this.close();
         resolve(step);
       };
-      const timer = setTimeout(() => {
-        this.close();
-        finish({ type: 'failed', error: `The program used more than its CPU time limit (${Math.round(this.limits.cpuMs / 1000)} s) and was stopped.` });
-      }, this.limits.cpuMs + this.graceMs);
+      // A failed step closes the sandbox (finish): the worker is terminated.
+      const timer = setTimeout(
+        () => finish({ type: 'failed', error: `The program used more than its CPU time limit (${Math.round(this.limits.cpuMs / 1000)} s) and was stopped.` }),
+        this.limits.cpuMs + this.graceMs,
+      );
       worker.onmessage = (event: MessageEvent<unknown>) => {
         const parsed = FromWorker.safeParse(event.data);
         finish(parsed.success ? parsed.data.step : { type: 'failed', error: 'The program sandbox sent a malformed message and was stopped.' });
