@@ -99,6 +99,15 @@ test('HTTP, streamed: program and program_output items with their events; replay
   expect(replay.output_text).toBe('You said: Again?');
 });
 
+test('a builtin tool runs in place: the program calls Python (pyodide in its own sandbox) and goes on', async () => {
+  const python = { type: 'code_interpreter', container: { type: 'auto' }, allowed_callers: ['programmatic'] };
+  const code = 'const out = await tools.python({code: "print(6 * 7)"}); return out.trim();';
+  const response = await create({ input: script([program(code), 'Python said 42.']), tools: [PTC, python] });
+  expect(types(response.output)).toEqual(['program', 'program_output', 'message']);
+  expect(JSON.parse((response.output[1] as Item).result!)).toContain('42');
+  expect(response.output_text).toBe('Python said 42.');
+}, 60_000);
+
 test('the sandbox reaches no network, no storage and nothing of the page', async () => {
   const marker = `/program-escape-${Date.now()}`;
   const code = `
