@@ -96,6 +96,27 @@ describe('programmatic tool calling', () => {
     expect(items.data[0]).toMatchObject({ type: 'function_call_output', call_id: call.call_id });
   });
 
+  test('calls made together are answered together: a turn missing one of them is a 400 naming it', async () => {
+    await setup();
+    const code = 'const [a, b] = await Promise.all([tools.get_weather({city: "A"}), tools.get_weather({city: "B"})]); return a + b;';
+    const first = await local.client.responses.create({ model, input: script([program(code), 'Both.']), tools: [PTC, weather] });
+    expect(types(first.output)).toEqual(['program', 'function_call', 'function_call']);
+    const [, a, b] = first.output as Array<{ call_id: string }>;
+    const partial = await failed(local.client.responses.create({ model, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: a!.call_id, output: '1' }], tools: [PTC, weather] }));
+    expect(partial.status).toBe(400);
+    expect(partial.message).toContain(b!.call_id);
+    const both = await local.client.responses.create({
+      model,
+      previous_response_id: first.id,
+      input: [
+        { type: 'function_call_output', call_id: b!.call_id, output: '2' },
+        { type: 'function_call_output', call_id: a!.call_id, output: '1' },
+      ],
+      tools: [PTC, weather],
+    });
+    expect(both.output[0]).toMatchObject({ type: 'program_output', result: '"12"' });
+  });
+
   test('in a conversation, and with a namespace function', async () => {
     await setup();
     const conversation = await local.client.conversations.create({});

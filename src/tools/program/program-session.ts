@@ -15,6 +15,8 @@ import type { ProgramCallAnswer, ProgramSandbox, ProgramsPort, ProgramStep } fro
 import type { FunctionCall } from '../../protocol/output-items';
 import type { ProgramItem, ProgramOutputItem } from '../../protocol/program-items';
 import { newId } from '../../shared/ids';
+import { invalidRequest } from '../../shared/api-error';
+import { Codes } from '../../shared/error-codes';
 import { PROGRAM_FUNCTION, programSpec, programTargets } from './program-targets';
 import type { WaitingProgram, WaitingPrograms } from './waiting-programs';
 import { programAsConversation, programFingerprint } from './program-view';
@@ -153,6 +155,26 @@ function clientCall(items: ItemWriter, target: { name: string; namespace?: strin
   items.emit({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: target.name, arguments: args });
   items.complete(index, { ...item, arguments: args, status: 'completed' });
   return item.call_id;
+}
+
+/**
+ * A program resumes once, with the outputs of all the calls it waits on: a turn that answers
+ * some of a program's calls must answer the others too (400 naming the missing `call_id`s).
+ */
+export function checkProgramAnswers(turn: TurnItems): void {
+  const items = [...turn.history, ...turn.input];
+  const answered = new Set(items.flatMap((i) => (i.type === 'function_call_output' ? [i.call_id] : [])));
+  const ended = new Set(items.flatMap((i) => (i.type === 'program_output' ? [i.call_id] : [])));
+  const resumed = answersByProgram(turn);
+  for (const [program] of resumed) {
+    const missing = items.flatMap((i) => (i.type === 'function_call' && i.caller?.type === 'program' && i.caller.caller_id === program && !ended.has(program) && !answered.has(i.call_id) ? [i.call_id] : []));
+    if (missing.length)
+      throw invalidRequest(
+        `The program '${program}' waits on more function calls than this request answers: send the function_call_output of ${missing.map((id) => `'${id}'`).join(', ')} with the others.`,
+        'input',
+        Codes.invalidValue,
+      );
+  }
 }
 
 /** The `function_call_output`s of this turn's input that answer calls programs made, by program. */

@@ -11,7 +11,7 @@ import { ProgramInput, ProgramOutputInput, type ProgramItem, type ProgramOutputI
 import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { newId } from '../../shared/ids';
-import { programSession } from './program-session';
+import { checkProgramAnswers, programSession } from './program-session';
 import { PROGRAM_FUNCTION } from './program-targets';
 import { programAsConversation, programFingerprint } from './program-view';
 import { WaitingPrograms, type WaitingProgramsOptions } from './waiting-programs';
@@ -36,6 +36,7 @@ export function programTool(port: ProgramsPort | undefined, waiting: WaitingProg
           Codes.unsupportedTool,
         );
     },
+    checkTurn: (_entries, turn) => checkProgramAnswers(turn),
     accept(input) {
       if (isProgram(input)) {
         const item = ProgramInput.parse(input);
