@@ -9,8 +9,8 @@
  * Hosted forms the runtime cannot provide (a `shell` in an OpenAI container) are refused by
  * name, as other hosted tools are.
  */
-import { AllowedCallers } from './program-items';
 import { z } from 'zod';
+import { AllowedCallers } from './program-items';
 
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'Tool names must match ^[a-zA-Z0-9_-]{1,64}$.' });
 

@@ -2,7 +2,6 @@
  * Zod schemas for what a client may send as `input` (and what `item_reference` resolves to).
  * Objects are strict: an unknown field is a 400 naming it, never silently dropped.
  */
-import { CallerSchema } from './program-items';
 import { z, type ZodType } from 'zod';
 import {
   ApplyPatchCallInput,
@@ -19,6 +18,7 @@ import {
 } from './client-call-inputs';
 import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
 import { TOOL_INPUT_ITEMS } from './tool-input-items';
+import { CallerSchema } from './program-items';
 
 const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 

@@ -2,10 +2,10 @@
  * Items as the server returns them: in `response.output`, in stream events and in
  * `input_items` listings. Every item has an id that is the same in all three places.
  */
-import { CallerSchema, ProgramItem, ProgramOutputItem } from './program-items';
 import { z } from 'zod';
 import { ApplyPatchCall, ApplyPatchCallOutput, ComputerCall, ComputerCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
 import { InputFile, InputImage, InputText } from './content-parts';
+import { CallerSchema, ProgramItem, ProgramOutputItem } from './program-items';
 
 export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
 

@@ -9,11 +9,11 @@
  * - `apply_patch`: a function of `operation` (`create_file`/`update_file`/`delete_file`, `path`, `diff`).
  * What the model writes is read back into each call item's fields here too (`clientCallFields`).
  */
-import { callableBy } from '../../protocol/program-items';
 import type { ToolSpec } from '../../chat/chat-format';
 import { ComputerAction } from '../../protocol/client-call-items';
 import type { ComputerUsePreviewTool, CustomTool, CustomToolFormat, NamespaceTool, ShellTool } from '../../protocol/client-tools';
 import type { Tool } from '../../protocol/create-request';
+import { callableBy } from '../../protocol/program-items';
 
 /** What a model-side function name stands for. */
 export type ClientToolTarget =
