@@ -117,6 +117,16 @@ describe('programmatic tool calling', () => {
     expect(both.output[0]).toMatchObject({ type: 'program_output', result: '"12"' });
   });
 
+  test('an output for a program’s call in a request without the programmatic_tool_calling tool is a 400', async () => {
+    await setup();
+    const first = await local.client.responses.create({ model, input: script([program('return await tools.get_weather({});'), 'Ok.']), tools: [PTC, weather] });
+    const call = first.output[1] as { call_id: string };
+    const err = await failed(local.client.responses.create({ model, previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'x' }] }));
+    expect(err.status).toBe(400);
+    expect(err.param).toBe('input[0].call_id');
+    expect(err.message).toContain('programmatic_tool_calling');
+  });
+
   test('in a conversation, and with a namespace function', async () => {
     await setup();
     const conversation = await local.client.conversations.create({});

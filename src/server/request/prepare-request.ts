@@ -19,6 +19,7 @@ import { checkImageInputs, withImageFiles } from './image-inputs';
 import { withFetchedImages } from './image-urls';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
+import { checkProgramCallers } from './program-callers';
 import { windowConversation } from './compaction-window';
 import { readRequestContext, type CachedChain } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
@@ -84,6 +85,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   if (history.length === 0 && input.length === 0 && !options.allowEmptyInput)
     throw invalidRequest("Missing required parameter: 'input'.", 'input', Codes.missingRequiredParameter);
   checkToolOutputs(history, input);
+  checkProgramCallers(request.tools ?? [], history, input);
   checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
   for (const [tool, entries] of state.tools.entries(request.tools ?? [])) tool.checkTurn?.(entries, { history, input });
   const window = [...history, ...input];
