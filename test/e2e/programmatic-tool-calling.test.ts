@@ -100,13 +100,23 @@ test('HTTP, streamed: program and program_output items with their events; replay
 });
 
 test('a builtin tool runs in place: the program calls Python (pyodide in its own sandbox) and goes on', async () => {
-  const python = { type: 'code_interpreter', container: { type: 'auto' }, allowed_callers: ['programmatic'] };
-  const code = 'const out = await tools.python({code: "print(6 * 7)"}); return out.trim();';
-  const response = await create({ input: script([program(code), 'Python said 42.']), tools: [PTC, python] });
-  expect(types(response.output)).toEqual(['program', 'program_output', 'message']);
-  expect(JSON.parse((response.output[1] as Item).result!)).toContain('42');
-  expect(response.output_text).toBe('Python said 42.');
-}, 60_000);
+  // A page of its own, under the app's CSP: pyodide refuses to start where a worker may
+  // importScripts a data: URL, which the kit page's bypassCSP would allow.
+  const context = await e2e.browser.newContext();
+  await configureRuntime(context, e2e.app.origin, { options: { tools: { programs: {} } } });
+  const own = await openApp(context, e2e.app.origin);
+  try {
+    const python = { type: 'code_interpreter', container: { type: 'auto' }, allowed_callers: ['programmatic'] };
+    const code = 'const out = await tools.python({code: "print(6 * 7)"}); return out.trim();';
+    const body = { input: script([program(code), 'Python said 42.']), tools: [PTC, python] };
+    const response = await own.evaluate((b) => window.sdk!.responses.create({ model: 'test-scripted', ...b } as never) as Promise<Response>, body);
+    expect(types(response.output)).toEqual(['program', 'program_output', 'message']);
+    expect(JSON.parse((response.output[1] as Item).result!)).toContain('42');
+    expect(response.output_text).toBe('Python said 42.');
+  } finally {
+    await context.close();
+  }
+}, 90_000);
 
 test('the sandbox reaches no network, no storage and nothing of the page', async () => {
   const marker = `/program-escape-${Date.now()}`;
