@@ -45,7 +45,7 @@ function swBuild(outDir: string, write: boolean): InlineConfig {
  * and the 512 px icons (for installing; the page shows none of them). The service worker fetches them in the
  * background after the runtime's first answer (src/pwa/offline-files.ts), or at first use.
  */
-const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'assets/extract-worker-*.js', 'assets/pdf.worker.min-*.mjs', 'icons/*-512.png'];
+const DEFERRED_GLOBS = ['pyodide/**', '**/*.wasm', 'assets/deferred/**', 'assets/extract-worker-*.js', 'assets/program-worker-main-*.js', 'assets/pdf.worker.min-*.mjs', 'icons/*-512.png'];
 /** Never precached: sw.js is the worker itself (the browser's update check fetches a new one). */
 const NOT_PRECACHED = ['sw.js', '**/*.map', '**/*.br', '**/*.gz'];
 const PRECACHE_GLOBS = ['**/*.{html,js,mjs,css,wasm,json,zip,webmanifest,svg,png,ico,txt,data,tar}'];
@@ -93,6 +93,8 @@ function deferredFeature(url: string): string {
   if (/^assets\/deferred\/web-llm-/.test(url)) return 'gpu-engine';
   // Reading and searching uploaded files: the extraction worker, pdf.js (and its worker), mammoth, the index.
   if (/^assets\/(deferred\/(pdfjs|mammoth|minisearch-index)-|extract-worker-|pdf\.worker\.min-)/.test(url)) return 'file-search';
+  // Programmatic tool calling: the sandbox worker, QuickJS's wasm and its loader.
+  if (/^assets\/(program-worker-main-|(deferred\/)?emscripten-module[.-])/.test(url)) return 'programs';
   return 'other';
 }
 

@@ -24,6 +24,18 @@ export interface ToolEntry {
 export interface ToolHost {
   /** Vector stores and their search; absent in a runtime without a file store. */
   vectorSearch?: VectorSearchPort;
+  /** The rest of this response's tools, for a tool that calls tools (a program); set by the sessions of one response. */
+  peers?: ToolPeers;
+}
+
+/** The request's other tools, as a tool that calls tools (programmatic tool calling) reaches them. */
+export interface ToolPeers {
+  /** The tools in play this turn, in the request's order (`functionsAt(i)` is `tools[i]`'s). */
+  readonly tools: readonly Tool[];
+  /** The functions of the builtin tool whose first entry is `tools[index]` (none at other places). */
+  functionsAt(index: number): readonly ToolSpec[];
+  /** Begins a call of a builtin tool's function, as when the model calls it (null: nothing runs). */
+  begin(name: string, args: string, context: CallContext): ToolCall | null;
 }
 
 /** The turn a request makes: the chain's stored items and its new input, as stored. */

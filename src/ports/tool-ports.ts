@@ -43,6 +43,8 @@ export interface ToolPorts {
   webSearch?: WebSearchPort;
   /** The MCP client (remote servers named by a request's `mcp` tools). */
   mcp?: McpPort;
+  /** Sandboxes for model-written JavaScript (`programmatic_tool_calling`). */
+  programs?: ProgramsPort;
 }
 
 /** One MCP server as a call reaches it: the secrets (`authorization`, `headers`) live only here, in memory. */
@@ -81,4 +83,31 @@ export interface McpPort {
   /** Every tool the server offers (all pages). Never throws; failures come back as data. */
   listTools(server: McpServerTarget, signal: AbortSignal): Promise<McpOutcome<McpToolInfo[]>>;
   callTool(server: McpServerTarget, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpOutcome<McpToolResult>>;
+}
+
+/** A tool call a program made: `tools.a.b(args)` → path `["a", "b"]`, the arguments as JSON. */
+export interface ProgramToolCall {
+  id: number;
+  path: string[];
+  arguments: string;
+}
+
+/** Where a program stands after running: waiting for calls (the new ones listed), or over (`result`: its return value as JSON). */
+export type ProgramStep = { type: 'calls'; calls: ProgramToolCall[] } | { type: 'done'; result: string } | { type: 'failed'; error: string };
+
+/** A call's answer: the tool's output text, or why it failed (a rejection in the program). */
+export type ProgramCallAnswer = { id: number; ok: true; output: string } | { id: number; ok: false; error: string };
+
+/**
+ * One program's sandbox (QuickJS in a worker of its own in the browser). Between steps the
+ * program holds its state and uses no CPU; `close` ends it.
+ */
+export interface ProgramSandbox {
+  start(code: string, paths: readonly (readonly string[])[]): Promise<ProgramStep>;
+  answer(answers: readonly ProgramCallAnswer[]): Promise<ProgramStep>;
+  close(): void;
+}
+
+export interface ProgramsPort {
+  open(): ProgramSandbox;
 }

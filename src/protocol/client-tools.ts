@@ -10,6 +10,7 @@
  * name, as other hosted tools are.
  */
 import { z } from 'zod';
+import { AllowedCallers } from './program-items';
 
 const toolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, { message: 'Tool names must match ^[a-zA-Z0-9_-]{1,64}$.' });
 
@@ -19,10 +20,10 @@ const notAsync = z
   .refine((v) => !v, { message: 'UNSUPPORTED:Asynchronous tool calls are not supported by the local runtime.' })
   .optional();
 
-/** Only the model calls tools here: programmatic callers (OpenAI's code-mode) do not exist locally. */
+/** Custom, shell and patch tools are the model's only: a program (programmatic tool calling) calls functions and Python. */
 const allowedCallers = z
   .array(z.enum(['direct', 'programmatic']))
-  .refine((callers) => !callers.includes('programmatic'), { message: 'UNSUPPORTED:Programmatic tool calling is not supported by the local runtime; allow only "direct" callers.' })
+  .refine((callers) => !callers.includes('programmatic'), { message: 'UNSUPPORTED:A program may call functions (and code_interpreter) only in the local runtime; allow only "direct" callers for this tool.' })
   .nullish();
 
 /** The largest grammar definition accepted (OpenAI does not document one; this keeps compiling cheap). */
@@ -53,7 +54,8 @@ export const NamespaceFunction = z.strictObject({
   parameters: z.record(z.string(), z.unknown()).nullish(),
   strict: z.boolean().nullish(),
   defer_loading: z.boolean().optional(),
-  allowed_callers: allowedCallers,
+  /** A namespace's function may be called by a program (programmatic tool calling), as a top-level function may. */
+  allowed_callers: AllowedCallers,
   async: notAsync,
   output_schema: z
     .record(z.string(), z.unknown())

@@ -17,6 +17,7 @@ import { NO_EXTENSIONS, type ProtocolExtensions } from './protocol-extensions';
 import { inputItemSchema } from './input-item-schemas';
 import { TextFormat } from './text-format';
 import { checkContextItems } from './context-items';
+import { AllowedCallers, ProgrammaticToolCallingTool, ProgramToolChoice } from './program-items';
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,6 +47,8 @@ export const FunctionTool = z.strictObject({
   parameters: jsonObject().nullish(),
   strict: z.boolean().nullish(),
   defer_loading: z.boolean().optional(),
+  /** `["programmatic"]`: callable from a program only (not shown to the model); with `"direct"`: both. */
+  allowed_callers: AllowedCallers,
 });
 export type FunctionTool = z.infer<typeof FunctionTool>;
 
@@ -56,6 +59,8 @@ export const CodeInterpreterTool = z.strictObject({
     z.string().min(1),
     z.strictObject({ type: z.literal('auto'), file_ids: z.array(z.string()).max(0, { message: 'File uploads are not supported by the local runtime.' }).optional(), memory_limit: unsupported('A browser cannot limit a Python worker’s memory; see the code interpreter’s limits in docs/tools.md.') }),
   ]),
+  /** `"programmatic"`: a program may run Python (`tools.python({code})`); without `"direct"` the model may not. */
+  allowed_callers: AllowedCallers,
 });
 export type CodeInterpreterTool = z.infer<typeof CodeInterpreterTool>;
 
@@ -141,7 +146,7 @@ const ImageGenerationTool = z.looseObject({ type: z.literal('image_generation') 
   });
 }) as unknown as z.ZodObject<{ type: z.ZodLiteral<never> }>;
 
-const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, ImageGenerationTool] as const;
+const TOOL_OPTIONS = [FunctionTool, CodeInterpreterTool, WebSearchTool, WebSearchPreviewTool, McpTool, FileSearchTool, CustomTool, NamespaceTool, ShellTool, LocalShellTool, ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, ProgrammaticToolCallingTool, ImageGenerationTool] as const;
 
 /** Tool types are keyed by `type`; a type we do not run is a 400 naming `tools[i].type`. */
 export const Tool = z.discriminatedUnion('type', TOOL_OPTIONS);
@@ -165,6 +170,7 @@ export const ToolChoice = z.union([
   z.enum(['auto', 'none', 'required']),
   z.strictObject({ type: z.literal('function'), name: z.string().min(1) }),
   ClientToolChoice,
+  ProgramToolChoice,
   /** Only these of `tools` may be used this turn (the full list stays, for the prompt cache); `required` asks for a call. */
   z.strictObject({ type: z.literal('allowed_tools'), mode: z.enum(['auto', 'required']), tools: z.array(AllowedTool) }),
 ]);
@@ -253,7 +259,7 @@ export const CreateResponseRequest = z.strictObject({
   prompt: unsupported('Stored prompt templates are not supported by the local runtime; send instructions and input instead.'),
   /** `[{type: "compaction", compact_threshold?}]`: compact the older items when the prompt would cross the threshold (see server/request/auto-compaction.ts). */
   context_management: z.array(ContextManagementEntry).max(1).nullish(),
-  access_programs: unsupported('Programmatic tool calling is not supported by the local runtime.'),
+  access_programs: unsupported('Access programs (OpenAI’s cyber access tiers) do not exist in the local runtime; programmatic tool calling is the programmatic_tool_calling tool.'),
   /** Accepted (openai 7.59 `BackgroundOptions`); what applies is in background-options.ts. */
   background_options: BackgroundOptions.nullish(),
   image: unsupported(

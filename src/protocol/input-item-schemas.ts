@@ -19,6 +19,7 @@ import {
 import { InputFilePart, InputImagePart, InputTextPart } from './input-parts';
 import { TOOL_INPUT_ITEMS } from './tool-input-items';
 import { CONTEXT_INPUT_ITEMS } from './context-items';
+import { CallerSchema } from './program-items';
 
 const itemStatus = z.enum(['in_progress', 'completed', 'incomplete']).nullish();
 
@@ -51,7 +52,7 @@ export const FunctionCallItem = z.strictObject({
   arguments: z.string(),
   /** The namespace of a namespaced function (the call came from a `namespace` tool). */
   namespace: z.string().min(1).optional(),
-  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
+  caller: CallerSchema.nullish(),
   status: itemStatus,
 });
 
@@ -63,7 +64,7 @@ export const FunctionCallOutputItem = z.strictObject({
   /** As the Agents SDK echoes them for namespaced functions. */
   name: z.string().optional(),
   namespace: z.string().min(1).optional(),
-  caller: z.strictObject({ type: z.literal('direct') }).nullish(),
+  caller: CallerSchema.nullish(),
   status: itemStatus,
 });
 

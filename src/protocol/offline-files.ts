@@ -14,7 +14,7 @@
 import * as z from 'zod/mini';
 
 /** The feature a deferred file belongs to: what the app cannot do offline until it is kept. */
-export const OfflineFeature = z.enum(['python', 'cpu-engine', 'gpu-engine', 'web-search', 'file-search', 'other']);
+export const OfflineFeature = z.enum(['python', 'cpu-engine', 'gpu-engine', 'web-search', 'file-search', 'programs', 'other']);
 export type OfflineFeature = z.infer<typeof OfflineFeature>;
 
 const count = () => z.number().check(z.int(), z.nonnegative());

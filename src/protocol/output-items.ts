@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ApplyPatchCall, ApplyPatchCallOutput, ComputerCall, ComputerCallOutput, CustomToolCall, CustomToolCallOutput, LocalShellCall, LocalShellCallOutput, ShellCall, ShellCallOutput } from './client-call-items';
 import { InputFile, InputImage, InputText } from './content-parts';
 import { CONTEXT_ITEMS } from './context-items';
+import { CallerSchema, ProgramItem, ProgramOutputItem } from './program-items';
 
 export const ItemStatus = z.enum(['in_progress', 'completed', 'incomplete']);
 
@@ -81,6 +82,8 @@ export const FunctionCall = z.object({
   arguments: z.string(),
   /** The namespace of a namespaced function (`tools: [{type: "namespace", …}]`). */
   namespace: z.string().optional(),
+  /** Set when a program made the call (programmatic tool calling); the model made it otherwise. */
+  caller: CallerSchema.optional(),
   status: ItemStatus,
 });
 export type FunctionCall = z.infer<typeof FunctionCall>;
@@ -92,6 +95,8 @@ export const FunctionCallOutput = z.object({
   output: z.union([z.string(), z.array(z.union([InputText, InputImage, InputFile]))]),
   /** The namespace of the function it answers, when the client said. */
   namespace: z.string().optional(),
+  /** As the client sent it, for a call a program made. */
+  caller: CallerSchema.optional(),
   status: ItemStatus,
 });
 export type FunctionCallOutput = z.infer<typeof FunctionCallOutput>;
@@ -237,6 +242,8 @@ export const OutputItem = z.discriminatedUnion('type', [
   LocalShellCall,
   ApplyPatchCall,
   ComputerCall,
+  ProgramItem,
+  ProgramOutputItem,
 ]);
 export type OutputItem = z.infer<typeof OutputItem>;
 
@@ -266,5 +273,7 @@ export const StoredItem = z.union([
   ComputerCall,
   ComputerCallOutput,
   ...CONTEXT_ITEMS,
+  ProgramItem,
+  ProgramOutputItem,
 ]);
 export type StoredItem = z.infer<typeof StoredItem>;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { OutputItem } from './output-items';
+import { ProgrammaticToolCallingTool } from './program-items';
 import { ApplyPatchTool, ComputerTool, ComputerUsePreviewTool, CustomTool, LocalShellTool, NamespaceTool, ShellTool } from './client-tools';
 import { type BuiltinToolEntry, CodeInterpreterTool, FileSearchTool, FunctionTool, McpTool, ReasoningSummary, TextFormat, ToolChoice, WebSearchPreviewTool, WebSearchTool } from './create-request';
 
@@ -45,7 +46,7 @@ export type EchoedToolEntry = Exclude<BuiltinToolEntry, { type: 'mcp' }> | McpTo
 export const ResponseObject = z.object({
   id: z.string(),
   object: z.literal('response'),
-  /** OpenAI's programmatic tool calling; never used locally, always null. */
+  /** OpenAI's cyber access programs; none exist locally, always null. */
   access_programs: z.null(),
   created_at: z.number().int(),
   completed_at: z.number().int().nullable(),
@@ -90,6 +91,7 @@ export const ResponseObject = z.object({
       ApplyPatchTool,
       ComputerTool,
       ComputerUsePreviewTool,
+      ProgrammaticToolCallingTool,
     ]),
   ),
   truncation: z.enum(['auto', 'disabled']),

@@ -231,11 +231,18 @@ export interface ToolsConfig {
   webSearch?: WebSearchToolConfig | false;
   /** `false`: requests with `mcp` tools are refused. */
   mcp?: McpToolConfig | false;
+  /** Programmatic tool calling (model-written JavaScript in a QuickJS sandbox); `false`: the tool is refused. */
+  programs?: ProgramsToolConfig | false;
+}
+
+export interface ProgramsToolConfig {
+  /** CPU time one program may use, ms. Default 30 000. */
+  timeLimitMs?: number;
 }
 
 /** What the runtime worker receives: the config and the port to the Python sandbox frame. */
 /** Every builtin tool off: what a runtime starts with unless code or the stored options name a tool. */
-export const NO_TOOLS: ToolsConfig = { python: false, webSearch: false, mcp: false };
+export const NO_TOOLS: ToolsConfig = { python: false, webSearch: false, mcp: false, programs: false };
 
 export interface RuntimeToolsOptions extends ToolsConfig {
   pythonPort?: MessagePort;

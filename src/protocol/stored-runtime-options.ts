@@ -44,7 +44,11 @@ export const storedRuntimeOptionsSchema = z.strictObject({
   cpu: z.optional(cpu),
   fileSearch: z.optional(fileSearch),
   tools: z.optional(
-    z.strictObject({ python: z.optional(z.union([python, z.literal(false)])), webSearch: z.optional(z.union([webSearch, z.literal(false)])) }),
+    z.strictObject({
+      python: z.optional(z.union([python, z.literal(false)])),
+      webSearch: z.optional(z.union([webSearch, z.literal(false)])),
+      programs: z.optional(z.union([z.strictObject({ timeLimitMs: z.optional(positive()) }), z.literal(false)])),
+    }),
   ),
 });
 

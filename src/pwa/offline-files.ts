@@ -43,7 +43,7 @@ interface Item {
 }
 
 const CACHE_PREFIX = 'local-responses-offline-files';
-const FEATURE_ORDER: readonly OfflineFeature[] = ['python', 'cpu-engine', 'gpu-engine', 'web-search', 'file-search', 'other'];
+const FEATURE_ORDER: readonly OfflineFeature[] = ['python', 'cpu-engine', 'gpu-engine', 'web-search', 'file-search', 'programs', 'other'];
 
 export class OfflineFiles {
   private readonly items: Item[];

@@ -9,10 +9,11 @@ import type { ToolPorts } from '../ports/tool-ports';
 import { fileSearchTool } from './file-search';
 import { imageGenerationHistory } from './image-generation';
 import { mcpTool } from './mcp';
+import { programTool } from './program';
 import { codeInterpreterTool } from './python';
 import { webSearchTool } from './web';
 import { toolSearchTool } from './tool-search';
 
 export function builtinTools(ports: ToolPorts): BuiltinTool[] {
-  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool(), toolSearchTool(), imageGenerationHistory()];
+  return [codeInterpreterTool(ports.codeInterpreter), webSearchTool(ports.webSearch), mcpTool(ports.mcp), fileSearchTool(), toolSearchTool(), programTool(ports.programs), imageGenerationHistory()];
 }

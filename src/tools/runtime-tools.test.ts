@@ -46,8 +46,9 @@ afterEach(() => {
 describe('createRuntimeTools', () => {
   it('imports no tool code until a tool is called, then only that tool’s, once', async () => {
     const { port1 } = new MessageChannel();
-    const tools = createRuntimeTools({ python: { assets: '/pyodide/' }, pythonPort: port1, webSearch: {}, mcp: {} }, { origin: 'https://app.example' });
-    expect(Object.keys(tools).sort()).toEqual(['codeInterpreter', 'mcp', 'webSearch']);
+    const tools = createRuntimeTools({ python: { assets: '/pyodide/' }, pythonPort: port1, webSearch: {}, mcp: {}, programs: {} }, { origin: 'https://app.example' });
+    // Programs: the port is there; no worker (nor QuickJS) starts before the first program.
+    expect(Object.keys(tools).sort()).toEqual(['codeInterpreter', 'mcp', 'programs', 'webSearch']);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(loaded).toMatchObject({ python: 0, webSearch: 0, mcp: 0, created: [] });
 
@@ -65,7 +66,7 @@ describe('createRuntimeTools', () => {
   });
 
   it('has no port for a tool that is off, or Python without its sandbox port', () => {
-    expect(createRuntimeTools({ python: { assets: '/pyodide/' }, webSearch: false, mcp: false }, { origin: 'https://app.example' })).toEqual({});
+    expect(createRuntimeTools({ python: { assets: '/pyodide/' }, webSearch: false, mcp: false, programs: false }, { origin: 'https://app.example' })).toEqual({});
   });
 });
 

@@ -9,6 +9,7 @@ import type { ToolPorts } from '../ports/tool-ports';
 import type { RuntimeToolsOptions } from '../protocol/runtime-options';
 import { mcpPort } from './mcp';
 import { pythonPort } from './python';
+import { DEFAULT_PROGRAM_LIMITS, workerPrograms } from './program';
 import { webSearchPort } from './web';
 
 export { onFirstUse } from './on-first-use';
@@ -24,5 +25,7 @@ export function createRuntimeTools(options: RuntimeToolsOptions | undefined, env
   const codeInterpreter = pythonPort(options);
   const webSearch = webSearchPort(options, env.origin);
   const mcp = mcpPort(options, env.origin);
-  return { ...(codeInterpreter ? { codeInterpreter } : {}), ...(webSearch ? { webSearch } : {}), ...(mcp ? { mcp } : {}) };
+  // QuickJS in a worker per program: the worker and its wasm load at the first program.
+  const programs = options.programs === false ? undefined : workerPrograms({ limits: { ...DEFAULT_PROGRAM_LIMITS, cpuMs: options.programs?.timeLimitMs ?? DEFAULT_PROGRAM_LIMITS.cpuMs } });
+  return { ...(codeInterpreter ? { codeInterpreter } : {}), ...(webSearch ? { webSearch } : {}), ...(mcp ? { mcp } : {}), ...(programs ? { programs } : {}) };
 }

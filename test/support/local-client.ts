@@ -239,6 +239,9 @@ const BUILTIN_ITEM_TYPES = new Set([
   // OpenAI's context items (openai 7.59), which the document does not have.
   'additional_tools',
   'configuration_update',
+  // Programmatic tool calling (the document has no programs).
+  'program',
+  'program_output',
 ]);
 const BUILTIN_EVENT = /^response\.(code_interpreter_call|code_interpreter_call_code|web_search_call|file_search_call|mcp_call|mcp_call_arguments|mcp_list_tools|custom_tool_call_input)\./;
 
@@ -281,7 +284,7 @@ function specShape(value: unknown): unknown {
   if (copy.tools) copy.tools = copy.tools.filter((tool) => tool.type === 'function');
   // A `tool_choice` naming one of OpenAI's other tools (checked by zod above).
   const choice = (copy as { tool_choice?: unknown }).tool_choice;
-  if (typeof choice === 'object' && choice !== null && ['custom', 'shell', 'apply_patch'].includes((choice as { type: string }).type)) (copy as { tool_choice?: unknown }).tool_choice = 'auto';
+  if (typeof choice === 'object' && choice !== null && ['custom', 'shell', 'apply_patch', 'programmatic_tool_calling'].includes((choice as { type: string }).type)) (copy as { tool_choice?: unknown }).tool_choice = 'auto';
   // `allowed_tools` entries naming them (or a namespace): the document allows function entries only.
   if (typeof choice === 'object' && choice !== null && (choice as { type: string }).type === 'allowed_tools') {
     const allowed = choice as { tools: Array<{ type: string; name?: string; namespace?: string }> };

@@ -13,6 +13,7 @@ import type { ToolSpec } from '../../chat/chat-format';
 import { ComputerAction } from '../../protocol/client-call-items';
 import type { ComputerUsePreviewTool, CustomTool, CustomToolFormat, NamespaceTool, ShellTool } from '../../protocol/client-tools';
 import type { Tool } from '../../protocol/create-request';
+import { callableBy } from '../../protocol/program-items';
 
 /** What a model-side function name stands for. */
 export type ClientToolTarget =
@@ -140,7 +141,9 @@ export function clientToolFunctions(tool: Tool): Array<{ spec: ToolSpec; target:
     case 'custom':
       return [{ spec: customSpec(tool, tool.name), target: { kind: 'custom', name: tool.name, ...(tool.format ? { format: tool.format } : {}) } }];
     case 'namespace':
-      return tool.tools.map((member) => {
+      // A function only a program may call is not the model's to see.
+      return tool.tools.flatMap((member) => {
+        if (!callableBy(member.allowed_callers, 'direct')) return [];
         const name = namespacedName(tool.name, member.name);
         if (member.type === 'custom') return { spec: customSpec(member, name, tool), target: { kind: 'custom', name: member.name, namespace: tool.name, ...(member.format ? { format: member.format } : {}) } };
         const description = [tool.description, member.description].filter(Boolean).join(' ');

@@ -30,9 +30,12 @@ function imagesOf(parts: ReadonlyArray<{ type: string; image_url?: string | null
 
 /** Stored items as the chat format reads them: text, and the images of messages and tool outputs. */
 export function toConversation(items: readonly StoredItem[], tools: ToolRegistry): ConversationItem[] {
+  const byProgram = programCallIds(items);
   return items.flatMap((item): ConversationItem | ConversationItem[] => {
     const shown = tools.view(item, items);
     if (shown) return shown;
+    // A program's calls and their outputs are the program's business: the model sees the program and its result (its tool's view).
+    if ((item.type === 'function_call' || item.type === 'function_call_output') && (item.caller?.type === 'program' || byProgram.has(item.call_id))) return [];
     switch (item.type) {
       case 'message':
         return {
@@ -82,3 +85,8 @@ export function toConversation(items: readonly StoredItem[], tools: ToolRegistry
   });
 }
 
+
+/** The call ids of function calls a program made (programmatic tool calling). */
+function programCallIds(items: readonly StoredItem[]): ReadonlySet<string> {
+  return new Set(items.flatMap((i) => (i.type === 'function_call' && i.caller?.type === 'program' ? [i.call_id] : [])));
+}

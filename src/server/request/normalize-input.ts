@@ -68,7 +68,17 @@ async function normalizeItem(item: InputItem, i: number, { findItem, tools, open
       return { type: 'message', id, role: item.role, status: 'completed', content };
     }
     case 'function_call':
-      return { type: 'function_call', id: item.id ?? newId('fc'), call_id: item.call_id, name: item.name, arguments: item.arguments, ...(item.namespace ? { namespace: item.namespace } : {}), status: 'completed' };
+      return {
+        type: 'function_call',
+        id: item.id ?? newId('fc'),
+        call_id: item.call_id,
+        name: item.name,
+        arguments: item.arguments,
+        ...(item.namespace ? { namespace: item.namespace } : {}),
+        // A program's call keeps its caller: the model is not shown it as its own (to-conversation.ts).
+        ...(item.caller ? { caller: item.caller } : {}),
+        status: 'completed',
+      };
     case 'function_call_output':
       return {
         type: 'function_call_output',
@@ -76,6 +86,7 @@ async function normalizeItem(item: InputItem, i: number, { findItem, tools, open
         call_id: item.call_id,
         output: toolOutputParts(item.output, `input[${i}].output`),
         ...(item.namespace ? { namespace: item.namespace } : {}),
+        ...(item.caller ? { caller: item.caller } : {}),
         status: 'completed',
       };
     case 'custom_tool_call':

@@ -19,6 +19,7 @@ import { checkImageInputs, withImageFiles } from './image-inputs';
 import { withFetchedImages } from './image-urls';
 import { autoCompact } from './auto-compaction';
 import { checkToolOutputs } from './chain-history';
+import { checkProgramCallers } from './program-callers';
 import { windowConversation } from './compaction-window';
 import { readRequestContext, type CachedChain } from './request-context';
 import { buildRunPlan, type RunPlan } from './run-plan';
@@ -102,6 +103,7 @@ async function prepareFor(state: ServerState, request: CreateResponseRequest, si
   // After the context: tool_choice may name a tool that an additional_tools item declared.
   checkToolChoice(request, state.tools.sameTool);
   checkToolOutputs(history, input);
+  checkProgramCallers(request.tools ?? [], history, input);
   checkImageInputs(model, history, input, conversationId !== null ? 'conversation' : 'previous_response_id');
   if (!options.allowEmptyInput) checkMessageOrder(model, [...history, ...input], input.length);
   for (const [tool, entries] of state.tools.entries(request.tools ?? [])) tool.checkTurn?.(entries, { history, input });

@@ -20,6 +20,7 @@ import { outputGrammarFor } from './output-grammar';
 import { clientCallFields, clientToolFunctions, type ClientToolTarget } from '../model-view/client-tools';
 import { withVerbosity } from './verbosity';
 import { withoutDeferred } from './deferred-tools';
+import { callableBy } from '../../protocol/program-items';
 
 /** What every model call of the run sends besides the input, the output budget and the signal. */
 export type GenerationParams = Omit<GenerateRequest, 'model' | 'input' | 'maxOutputTokens' | 'signal'>;
@@ -180,6 +181,8 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
  * first entry (`builtin`: its session's functions there, none elsewhere).
  */
 function specsOf(tool: Tool, builtin: readonly ToolSpec[]): ToolSpec[] {
+  // `allowed_callers: ["programmatic"]`: a program's tool only, never shown to the model.
+  if ('allowed_callers' in tool && !callableBy(tool.allowed_callers, 'direct')) return [];
   if (tool.type === 'function') return [{ name: tool.name, description: tool.description, parameters: tool.parameters }];
   const client = clientToolFunctions(tool).map((f) => f.spec);
   return client.length ? client : [...builtin];

@@ -9,12 +9,14 @@ import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { APPLY_PATCH_NAME, SHELL_NAME } from '../model-view/client-tools';
 import { findNamedTool } from './named-tools';
+import { PROGRAM_FUNCTION } from '../../protocol/program-items';
 import { checkAllowedTools, type SameTool } from './allowed-tools';
 
 /** The function a forced `tool_choice` names, as the model knows it; undefined when it forces none. */
 export function forcedToolName(choice: ToolChoice | undefined, tools: readonly Tool[]): string | undefined {
   if (typeof choice !== 'object' || choice.type === 'allowed_tools') return undefined;
   if ('name' in choice) return findNamedTool(tools, choice.type, choice.name) ?? undefined;
+  if (choice.type === 'programmatic_tool_calling') return PROGRAM_FUNCTION;
   return choice.type === 'shell' ? SHELL_NAME : APPLY_PATCH_NAME;
 }
 

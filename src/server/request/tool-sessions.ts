@@ -4,7 +4,7 @@
  * the run hands them the calls the model writes; nothing here knows which tool is which.
  */
 import type { ToolSpec } from '../../chat/chat-format';
-import type { CallContext, CitedSource, ToolCall, ToolHost, ToolSession, TurnItems } from '../../ports/builtin-tool';
+import type { CallContext, CitedSource, ToolCall, ToolHost, ToolPeers, ToolSession, TurnItems } from '../../ports/builtin-tool';
 import type { Tool } from '../../protocol/create-request';
 import type { UrlCitation } from '../../protocol/output-items';
 import type { ToolRegistry } from '../state/tool-registry';
@@ -20,17 +20,25 @@ export class ToolSessions {
   /** Sessions for the builtin entries of `tools` (the ones in play this turn). */
   static open(registry: ToolRegistry, tools: readonly Tool[], turn: TurnItems, host: ToolHost): ToolSessions {
     const sessions = new Map<number, ToolSession>();
+    // Read late: a tool that calls tools (a program) reaches the others once all are open.
+    let opened: ToolSessions | undefined;
+    const peers: ToolPeers = {
+      tools,
+      functionsAt: (index) => opened?.functionsAt(index) ?? [],
+      begin: (name, args, context) => opened?.begin(name, args, context) ?? null,
+    };
     for (const [tool, entries] of registry.entries(tools))
       sessions.set(
         entries[0]!.index,
         tool.session(
           entries.map((e) => e.tool),
           turn,
-          host,
+          { ...host, peers },
           { tools },
         ),
       );
-    return new ToolSessions(sessions);
+    opened = new ToolSessions(sessions);
+    return opened;
   }
 
   /** The functions of the session whose tool's first entry is `tools[index]` (none at other places). */

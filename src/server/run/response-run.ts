@@ -258,6 +258,8 @@ export class ResponseRun implements RunningResponse {
     const usage = (): Usage => usageOf(total);
     let builtinCallsRun = prepared.calls;
     if (this.stopReason) return { ...this.stopped(), usage: usage() };
+    // A program resumed by the client's answers called the client again: the response waits for those answers.
+    if (this.builder.functionCallCount > 0) return { status: 'completed', usage: usage() };
 
     for (let round = 1; ; round++) {
       const steered = this.steered(usage());

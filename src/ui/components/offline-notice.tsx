@@ -7,7 +7,7 @@ import type { OfflineFeature, OfflineFilesStatus } from 'local-responses';
 import { useServices } from '../app-context';
 import { useStore } from '../external-store';
 
-const FEATURE_NAMES: Record<OfflineFeature, string> = { python: 'Python', 'cpu-engine': 'the CPU engine', 'gpu-engine': 'the GPU engine', 'web-search': 'web search', 'file-search': 'file search', other: 'the app icons' };
+const FEATURE_NAMES: Record<OfflineFeature, string> = { python: 'Python', 'cpu-engine': 'the CPU engine', 'gpu-engine': 'the GPU engine', 'web-search': 'web search', 'file-search': 'file search', programs: 'programs (programmatic tool calling)', other: 'the app icons' };
 
 /** "Python, the CPU engine and web search" */
 export function featureList(features: readonly OfflineFeature[]): string {
