@@ -9,12 +9,13 @@
  * continue the first test's conversation (`chain`).
  */
 import type { Page } from 'playwright-core';
-import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { configureRuntime, openApp, startE2E } from '../support/browser';
 import { codeInterpreterEventTypes, THINK_PYTHON_ANSWER_EVENTS, WEB_SEARCH_CALL_EVENTS, webSearchEventTypes } from '../support/builtin-tool-events';
 import { serveFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { expectEveryEscapeFailed, sandboxEscapeCode } from '../support/sandbox-escapes';
+import { pageResponses } from '../support/page-responses';
 
 const TIME_LIMIT_MS = 3000;
 
@@ -40,27 +41,7 @@ afterAll(async () => {
 const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name, arguments: args })}</tool_call>`;
 const script = (steps: string[]) => JSON.stringify({ script: steps });
 
-interface Body {
-  input: string;
-  tools: Array<Record<string, unknown>>;
-  previous_response_id?: string;
-  include?: string[];
-}
-
-/** Creates a response in the page (not streamed). */
-function create(body: Body) {
-  return page.evaluate((b) => window.sdk!.responses.create({ model: 'test-scripted', ...b } as never) as Promise<Response>, body);
-}
-
-/** Creates a streamed response in the page and returns every event. */
-function stream(body: Body) {
-  return page.evaluate(async (b) => {
-    const events: unknown[] = [];
-    const s = await window.sdk!.responses.create({ model: 'test-scripted', ...b, stream: true } as never);
-    for await (const e of s as unknown as AsyncIterable<unknown>) events.push(e);
-    return events;
-  }, body) as Promise<ResponseStreamEvent[]>;
-}
+const { create, stream } = pageResponses(() => page);
 
 const codeInterpreter = { type: 'code_interpreter', container: { type: 'auto' } };
 /** A response of the first test's conversation: its Python interpreter is already up. */

@@ -4,8 +4,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openApp, startE2E } from '../support/browser';
-import { clientBundle } from '../support/client-bundle';
+import { startE2E } from '../support/browser';
+import { openClientPage } from '../support/client-bundle';
 import type * as Scenarios from './clients/ai-sdk';
 
 declare global {
@@ -17,13 +17,7 @@ declare global {
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let page: Page;
 beforeAll(async () => {
-  const [started, bundle] = await Promise.all([startE2E(), clientBundle('ai-sdk', 'aiSdkScenarios')]);
-  e2e = started;
-  // The bundle is injected as an inline script, which the app's CSP refuses (as it should:
-  // a developer's code would be a same-origin file). This context alone bypasses the CSP to
-  // let the test inject it; the CSP itself is tested in cross-origin/app tests.
-  page = await openApp(await e2e.browser.newContext({ bypassCSP: true }), e2e.app.origin);
-  await page.addScriptTag({ content: bundle });
+  ({ e2e, page } = await openClientPage('ai-sdk', 'aiSdkScenarios'));
 }, 120_000);
 afterAll(() => e2e?.close());
 

@@ -5,8 +5,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openApp, startE2E } from '../support/browser';
-import { clientBundle } from '../support/client-bundle';
+import { startE2E } from '../support/browser';
+import { openClientPage } from '../support/client-bundle';
 import type * as ComputerTool from './clients/computer-tool';
 
 declare global {
@@ -18,10 +18,7 @@ declare global {
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let page: Page;
 beforeAll(async () => {
-  const [started, bundle] = await Promise.all([startE2E(), clientBundle('computer-tool', 'computerTool')]);
-  e2e = started;
-  page = await openApp(await e2e.browser.newContext({ bypassCSP: true }), e2e.app.origin);
-  await page.addScriptTag({ content: bundle });
+  ({ e2e, page } = await openClientPage('computer-tool', 'computerTool'));
 }, 180_000);
 afterAll(() => e2e?.close());
 

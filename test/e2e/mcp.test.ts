@@ -6,11 +6,12 @@
  * scripts the model's calls.
  */
 import type { Page } from 'playwright-core';
-import type { Response, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openApp, startE2E, waitForRuntime } from '../support/browser';
 import { lastTurn, openChat, screenshot, send, waitForAnswer } from './app-support';
 import { startTestMcpServer, type TestMcpServer } from '../fixtures/mcp-server';
+import { pageResponses } from '../support/page-responses';
 
 const TOKEN = 'e2e-mcp-token-7f3a9c';
 
@@ -64,18 +65,7 @@ const call = (name: string, args: object) => `<tool_call>${JSON.stringify({ name
 const script = (steps: string[]) => JSON.stringify({ script: steps });
 const mcpTool = (server: TestMcpServer, extra: Record<string, unknown> = {}) => ({ type: 'mcp', server_label: 'calc', server_url: server.url, authorization: TOKEN, ...extra });
 
-function create(body: Record<string, unknown>) {
-  return page.evaluate((b) => window.sdk!.responses.create({ model: 'test-scripted', ...b } as never) as Promise<Response>, body);
-}
-
-function stream(body: Record<string, unknown>) {
-  return page.evaluate(async (b) => {
-    const events: unknown[] = [];
-    const s = await window.sdk!.responses.create({ model: 'test-scripted', ...b, stream: true } as never);
-    for await (const e of s as unknown as AsyncIterable<unknown>) events.push(e);
-    return events;
-  }, body) as Promise<ResponseStreamEvent[]>;
-}
+const { create, stream } = pageResponses(() => page);
 
 test('lists the tools and calls one over Streamable HTTP with the token; events in OpenAI’s order', async () => {
   const events = await stream({ input: script([call('calc__add', { a: 20, b: 22 }), 'It is 42.']), tools: [mcpTool(open, { require_approval: 'never' })] });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { configureRuntime, openApp, startE2E, waitForRuntime } from '../support/browser';
 import { clientBundle } from '../support/client-bundle';
 import type * as Kit from './clients/websocket';
+import { pageResponses } from '../support/page-responses';
 
 declare global {
   interface Window {
@@ -40,25 +41,7 @@ const weather = { type: 'function', name: 'get_weather', parameters: { type: 'ob
 const program = (code: string) => `<tool_call>${JSON.stringify({ name: 'program', arguments: { code } })}</tool_call>`;
 const script = (steps: string[]) => JSON.stringify({ script: steps });
 
-interface Body {
-  input: unknown;
-  tools?: unknown[];
-  previous_response_id?: string;
-  background?: boolean;
-}
-
-function create(body: Body) {
-  return page.evaluate((b) => window.sdk!.responses.create({ model: 'test-scripted', ...b } as never) as Promise<Response>, body);
-}
-
-function stream(body: Body) {
-  return page.evaluate(async (b) => {
-    const events: unknown[] = [];
-    const s = await window.sdk!.responses.create({ model: 'test-scripted', ...b, stream: true } as never);
-    for await (const e of s as unknown as AsyncIterable<unknown>) events.push(e);
-    return events;
-  }, body) as Promise<ResponseStreamEvent[]>;
-}
+const { create, stream } = pageResponses(() => page);
 
 type Item = { type: string; call_id?: string; caller?: unknown; result?: string; status?: string; arguments?: string; code?: string };
 const types = (items: ReadonlyArray<{ type: string }>) => items.map((i) => i.type);
@@ -95,7 +78,7 @@ test('HTTP, streamed: program and program_output items with their events; replay
   expect(done.response.output[1]).toMatchObject({ type: 'program_output', result: '5050', status: 'completed' });
 
   // A client keeping its own history sends the items back: read as history, not run.
-  const replay = await create({ input: [...(done.response.output as unknown[]), { role: 'user', content: 'Again?' }], tools: [PTC], store: false } as Body);
+  const replay = await create({ input: [...(done.response.output as unknown[]), { role: 'user', content: 'Again?' }], tools: [PTC], store: false });
   expect(replay.output_text).toBe('You said: Again?');
 });
 

@@ -6,8 +6,8 @@
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { openApp, startE2E } from '../support/browser';
-import { clientBundle } from '../support/client-bundle';
+import { startE2E } from '../support/browser';
+import { openClientPage } from '../support/client-bundle';
 import type * as SteerKit from './clients/steer';
 
 declare global {
@@ -18,13 +18,8 @@ declare global {
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
 let page: Page;
-
 beforeAll(async () => {
-  const [started, bundle] = await Promise.all([startE2E(), clientBundle('steer', 'steerKit')]);
-  e2e = started;
-  // The kit is injected inline, which the app's CSP refuses (a developer's code would be a file of the origin).
-  page = await openApp(await e2e.browser.newContext({ bypassCSP: true }), e2e.app.origin);
-  await page.addScriptTag({ content: bundle });
+  ({ e2e, page } = await openClientPage('steer', 'steerKit'));
 }, 180_000);
 afterAll(() => e2e?.close());
 

@@ -12,7 +12,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { build } from 'vite';
+import { openApp, startE2E } from './browser';
+
+type E2E = Awaited<ReturnType<typeof startE2E>>;
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const clientsDir = path.join(root, 'test/e2e/clients');
@@ -62,4 +66,17 @@ async function cacheKey(name: string, globalName: string): Promise<string> {
     hash.update(file).update(await readFile(path.join(clientsDir, file)));
   }
   return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The app in Chromium with `test/e2e/clients/<name>.ts` bundled into its page as
+ * `window[globalName]`. The bundle is injected as an inline script, which the app's CSP refuses
+ * (as it should: a developer's code would be a same-origin file), so this one context bypasses
+ * the CSP; the CSP itself is tested in the cross-origin and app tests.
+ */
+export async function openClientPage(name: string, globalName: string): Promise<{ e2e: E2E; page: Page }> {
+  const [e2e, bundle] = await Promise.all([startE2E(), clientBundle(name, globalName)]);
+  const page = await openApp(await e2e.browser.newContext({ bypassCSP: true }), e2e.app.origin);
+  await page.addScriptTag({ content: bundle });
+  return { e2e, page };
 }
