@@ -20,6 +20,12 @@ export class ToolSessions {
   /** Sessions for the builtin entries of `tools` (the ones in play this turn). */
   static open(registry: ToolRegistry, tools: readonly Tool[], turn: TurnItems, host: ToolHost): ToolSessions {
     const sessions = new Map<number, ToolSession>();
+    // Read lazily (at a search, at a round): every session exists by then, and a load made during the run counts.
+    const request = {
+      tools,
+      deferred: () => [...sessions.values()].flatMap((s) => s.deferred?.() ?? []),
+      loaded: () => [...sessions.values()].flatMap((s) => s.loaded?.() ?? []),
+    };
     for (const [tool, entries] of registry.entries(tools))
       sessions.set(
         entries[0]!.index,
@@ -27,7 +33,7 @@ export class ToolSessions {
           entries.map((e) => e.tool),
           turn,
           host,
-          { tools },
+          request,
         ),
       );
     return new ToolSessions(sessions);
@@ -57,9 +63,10 @@ export class ToolSessions {
     return { conversation, calls };
   }
 
-  /** The session a model-side function name belongs to, if a builtin's. */
+  /** The session a model-side function name belongs to, if a builtin's (a loaded deferred function too). */
   owner(name: string): ToolSession | undefined {
-    return [...this.#sessions.values()].find((s) => s.functions().some((f) => f.name === name));
+    const has = (specs: readonly ToolSpec[] | undefined) => specs?.some((f) => f.name === name) ?? false;
+    return [...this.#sessions.values()].find((s) => has(s.functions()) || has(s.loadedFunctions?.()));
   }
 
   /** The model called `name`: its tool begins the call (null: nothing runs now). */
@@ -70,6 +77,11 @@ export class ToolSessions {
   /** Tools the sessions made callable beyond the leading list (what a search loaded), in load order. */
   loaded(): Tool[] {
     return [...this.#sessions.values()].flatMap((s) => s.loaded?.() ?? []);
+  }
+
+  /** Builtin functions a load made callable (a deferred MCP server's), in load order: never in the leading list. */
+  loadedFunctions(): ToolSpec[] {
+    return [...this.#sessions.values()].flatMap((s) => s.loadedFunctions?.() ?? []);
   }
 
   /** Citations of a finished message's text from every tool that showed the model pages. */
