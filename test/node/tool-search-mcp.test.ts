@@ -100,6 +100,17 @@ describe('deferred MCP server', () => {
     expect(mcp.calls).toHaveLength(calls);
   });
 
+  test('in a conversation, a loaded tool stays loaded for later turns', async () => {
+    await setup();
+    const conversation = await local.client.conversations.create();
+    await local.client.responses.create({ model, tools, conversation: conversation.id, input: script([call('tool_search', { query: 'shout' }), 'Ready.']) });
+    const afterLoad = prompts().at(-1)!;
+    const later = await local.client.responses.create({ model, tools, conversation: conversation.id, input: script([call('calc__shout', { text: 'ok' }), 'Done.']) });
+    expect(types(later.output)).toEqual(['mcp_call', 'message']);
+    expect(later.output[0]).toMatchObject({ name: 'shout', output: 'OK' });
+    expect(engine.requests.at(-2)!.input.prompt.startsWith(afterLoad)).toBe(true);
+  });
+
   test('approvals still apply to a loaded tool: the call waits, and runs once approved in the next turn', async () => {
     await setup();
     const guarded = [{ type: 'tool_search' } as Tool, deferred({ require_approval: 'always' })];
