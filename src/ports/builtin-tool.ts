@@ -110,11 +110,37 @@ export interface ToolSession {
    * them to the model where the load happened.
    */
   loaded?(): readonly Tool[];
+  /**
+   * Its deferred tools a search may load (a deferred MCP server's, once listed): read at
+   * search time, through `RequestTools.deferred`.
+   */
+  deferred?(): readonly DeferredCandidate[];
+  /**
+   * Its own functions that a load made callable (a deferred MCP server's loaded tools): owned
+   * and run by this session, never added to the leading tool list (the load shows them).
+   */
+  loadedFunctions?(): readonly ToolSpec[];
+}
+
+/** A deferred tool a session offers to a search: found by its words, listed as `tool`, shown as `spec`. */
+export interface DeferredCandidate {
+  /** The model-side function name: unique in a request. */
+  key: string;
+  /** The words a search matches (name, group, descriptions). */
+  text: string;
+  /** The entry a `tool_search_output` lists for it (no secrets). */
+  tool: Tool;
+  /** The function the model is shown once it is loaded. */
+  spec: ToolSpec;
 }
 
 /** The request's tools in play this turn, deferred ones (`defer_loading`) included: what a tool that loads tools searches. */
 export interface RequestTools {
   tools: readonly Tool[];
+  /** The other sessions' deferred tools (`ToolSession.deferred`), read when a search runs. */
+  deferred?(): readonly DeferredCandidate[];
+  /** What the sessions loaded so far (`ToolSession.loaded`): earlier in the chain and during this response. */
+  loaded?(): readonly Tool[];
 }
 
 /** How a request's tool entry is shown in the response (and stored): secrets dropped. */

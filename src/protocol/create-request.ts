@@ -112,7 +112,8 @@ export const McpTool = z.strictObject({
   allowed_callers: z.array(z.literal('direct')).nullish(),
   connector_id: unsupported('Service connectors are not available in the local runtime; give the server_url of an MCP server.'),
   tunnel_id: unsupported('Secure MCP tunnels are not available in the local runtime; give the server_url of an MCP server.'),
-  defer_loading: unsupported('Deferred MCP tool loading (tool search) is not supported by the local runtime.'),
+  /** The server's tools are not shown to the model until `tool_search` loads them (tools/tool-search). */
+  defer_loading: z.boolean().optional(),
 });
 export type McpTool = z.infer<typeof McpTool>;
 

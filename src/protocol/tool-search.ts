@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { CustomTool, NamespaceTool } from './client-tools';
-import { FunctionTool } from './create-request';
+import { FunctionTool, McpTool } from './create-request';
 import { MAX_TOOLS } from './request-limits';
 
 /** `{type: "tool_search"}`: run here (`execution: "server"`, the default), or by the client with its own description and parameters. */
@@ -22,11 +22,20 @@ export const ToolSearchTool = z.strictObject({
 export type ToolSearchTool = z.infer<typeof ToolSearchTool>;
 
 /**
- * A tool a search can load: a function, a custom tool, or a namespace of them — the tools
- * whose calls the client runs and which the model is shown as functions. (The SDK's type
- * lists every tool type; builtin tools are never deferred here, so loading one is a 400.)
+ * A deferred MCP server's tools as a search lists what it loaded: the server's entry with
+ * `allowed_tools` naming the loaded tools, never its secrets (`authorization`, `headers`:
+ * strict, so a replayed item cannot bring them into storage either).
  */
-export const LoadableTool = z.discriminatedUnion('type', [FunctionTool, CustomTool, NamespaceTool]);
+export const LoadedMcpTool = McpTool.omit({ authorization: true, headers: true, connector_id: true, tunnel_id: true }).extend({ headers: z.null().optional() });
+export type LoadedMcpTool = z.infer<typeof LoadedMcpTool>;
+
+/**
+ * A tool a search can load: a function, a custom tool, or a namespace of them — the tools
+ * whose calls the client runs and which the model is shown as functions — or a deferred MCP
+ * server's tools. (The SDK's type lists every tool type; other builtin tools are never
+ * deferred here, so loading one is a 400.)
+ */
+export const LoadableTool = z.discriminatedUnion('type', [FunctionTool, CustomTool, NamespaceTool, LoadedMcpTool]);
 export type LoadableTool = z.infer<typeof LoadableTool>;
 
 const status = z.enum(['in_progress', 'completed', 'incomplete']);

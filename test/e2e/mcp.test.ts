@@ -200,3 +200,23 @@ test('no authorization value is found anywhere in IndexedDB', async () => {
   }, [TOKEN, 'wrong-token-e2e']);
   expect(found).toEqual([]);
 });
+
+test('a deferred server (defer_loading): tool_search loads one of its tools, the model calls it through the real server, and it stays loaded down the chain', async () => {
+  const tools = [{ type: 'tool_search' }, mcpTool(open, { require_approval: 'never', defer_loading: true, server_description: 'Arithmetic.' })];
+  const callsBefore = open.calls.length;
+  const first = await create({ input: script([call('tool_search', { query: 'upper case' }), call('calc__shout', { text: 'deferred' }), 'Shouted.']), tools });
+  expect(first.output.map((i) => i.type)).toEqual(['mcp_list_tools', 'tool_search_call', 'tool_search_output', 'mcp_call', 'message']);
+  const loaded = first.output[2] as unknown as { tools: Array<Record<string, unknown>> };
+  expect(loaded.tools).toEqual([{ type: 'mcp', server_label: 'calc', server_url: open.url, server_description: 'Arithmetic.', require_approval: 'never', defer_loading: true, allowed_tools: ['shout'] }]);
+  expect(first.output[3]).toMatchObject({ type: 'mcp_call', name: 'shout', output: 'DEFERRED', status: 'completed' });
+  expect(open.calls.at(-1)).toEqual({ name: 'shout', args: { text: 'deferred' }, authorization: `Bearer ${TOKEN}` });
+  expect(JSON.stringify(first)).not.toContain(TOKEN);
+
+  // Next turn: the loaded tool is still callable; `add` was never loaded, so its call is only text.
+  const next = await create({ previous_response_id: first.id, input: script([call('calc__shout', { text: 'again' }), 'Again.']), tools });
+  expect(next.output.map((i) => i.type)).toEqual(['mcp_call', 'message']);
+  expect(next.output[0]).toMatchObject({ name: 'shout', output: 'AGAIN' });
+  const unloaded = await create({ previous_response_id: first.id, input: script([call('calc__add', { a: 1, b: 2 })]), tools });
+  expect(unloaded.output.map((i) => i.type)).toEqual(['message']);
+  expect(open.calls.length).toBe(callsBefore + 2);
+});

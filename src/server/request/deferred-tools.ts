@@ -1,5 +1,5 @@
 /**
- * Deferred tools (`defer_loading: true` on a function, a custom tool, or a namespace's member):
+ * Deferred tools (`defer_loading: true` on a function, a custom tool, a namespace's member, or an MCP server):
  * not listed to the model at the prompt's start. A tool that loads them (tool search,
  * `BuiltinTool.loadsDeferredTools`) makes them callable later, showing them where it loaded
  * them — so the prompt's leading part, and the engine's cached prefix, stay as they were.
@@ -14,7 +14,11 @@ interface MaybeDeferred {
 
 const deferred = (tool: MaybeDeferred) => tool.defer_loading === true;
 
-/** The tools as listed at the prompt's start: deferred ones left out (a namespace keeps its other members, or goes). */
+/**
+ * The tools as listed at the prompt's start: deferred functions and custom tools left out (a
+ * namespace keeps its other members, or goes). A deferred builtin entry (an MCP server) stays:
+ * its session leaves its deferred tools out of its functions and offers them to the search.
+ */
 export function withoutDeferred(tools: readonly Tool[]): Tool[] {
   return tools.flatMap((tool): Tool[] => {
     if (tool.type === 'namespace') {
@@ -22,7 +26,7 @@ export function withoutDeferred(tools: readonly Tool[]): Tool[] {
       if (members.length === tool.tools.length) return [tool];
       return members.length ? [{ ...tool, tools: members }] : [];
     }
-    return deferred(tool as MaybeDeferred) ? [] : [tool];
+    return (tool.type === 'function' || tool.type === 'custom') && deferred(tool) ? [] : [tool];
   });
 }
 
@@ -32,7 +36,7 @@ export function firstDeferred(tools: readonly Tool[]): { param: string; name: st
     if (tool.type === 'namespace') {
       const j = tool.tools.findIndex(deferred);
       if (j >= 0) return { param: `tools[${i}].tools[${j}].defer_loading`, name: `${tool.name}.${tool.tools[j]!.name}` };
-    } else if (deferred(tool as MaybeDeferred)) return { param: `tools[${i}].defer_loading`, name: 'name' in tool ? tool.name : tool.type };
+    } else if (deferred(tool as MaybeDeferred)) return { param: `tools[${i}].defer_loading`, name: 'name' in tool ? tool.name : 'server_label' in tool ? tool.server_label : tool.type };
   }
   return null;
 }

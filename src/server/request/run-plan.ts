@@ -118,11 +118,20 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
   const clientTools = new Map(inPlay.flatMap((tool) => clientToolFunctions(tool).map((f) => [f.spec.name, f.target] as const)));
   const sessions = ToolSessions.open(registry, inPlay, turn, host);
   /** What a search loaded (earlier, or during this run): callable, shown where it was loaded, never in the leading list. */
-  const loadedSpecs = (): ToolSpec[] =>
-    sessions.loaded().flatMap((tool) => {
+  const loadedSpecs = (): ToolSpec[] => [
+    ...sessions.loaded().flatMap((tool) => {
       for (const f of clientToolFunctions(tool)) if (!clientTools.has(f.spec.name)) clientTools.set(f.spec.name, f.target);
       return specsOf(tool, []);
-    });
+    }),
+    ...loadedBuiltins(),
+  ];
+  // Grows as loads happen: a builtin's loaded function (a deferred MCP server's) is its own to run.
+  const builtinNames = new Set<string>();
+  const loadedBuiltins = (): ToolSpec[] => {
+    const specs = sessions.loadedFunctions();
+    for (const spec of specs) builtinNames.add(spec.name);
+    return specs;
+  };
 
   const assemble = (): RunPlan => {
     const tools = listed.flatMap((tool) => specsOf(tool, sessions.functionsAt(inPlay.indexOf(tool))));
@@ -145,6 +154,7 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
       const target = clientTools.get(name);
       return !target || clientCallFields(target, args) !== null;
     };
+    for (const t of tools) if (isBuiltin(t.name)) builtinNames.add(t.name);
     const outputGrammar = outputGrammarFor(format.callSyntax, tools, clientTools, request);
     return {
       model: request.model,
@@ -152,7 +162,7 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
       clientTools,
       // Read at each round: a search during the run makes more names callable.
       createParser: () => format.createParser({ toolNames: callableNames(), acceptsCall }),
-      builtinNames: new Set(tools.map((t) => t.name).filter(isBuiltin)),
+      builtinNames,
       sessions,
       conversation,
       input: render(conversation),

@@ -27,6 +27,12 @@ export class ToolSessions {
       functionsAt: (index) => opened?.functionsAt(index) ?? [],
       begin: (name, args, context) => opened?.begin(name, args, context) ?? null,
     };
+    // Read lazily (at a search, at a round): every session exists by then, and a load made during the run counts.
+    const request = {
+      tools,
+      deferred: () => [...sessions.values()].flatMap((s) => s.deferred?.() ?? []),
+      loaded: () => [...sessions.values()].flatMap((s) => s.loaded?.() ?? []),
+    };
     for (const [tool, entries] of registry.entries(tools))
       sessions.set(
         entries[0]!.index,
@@ -34,7 +40,7 @@ export class ToolSessions {
           entries.map((e) => e.tool),
           turn,
           { ...host, peers },
-          { tools },
+          request,
         ),
       );
     opened = new ToolSessions(sessions);
@@ -65,9 +71,10 @@ export class ToolSessions {
     return { conversation, calls };
   }
 
-  /** The session a model-side function name belongs to, if a builtin's. */
+  /** The session a model-side function name belongs to, if a builtin's (a loaded deferred function too). */
   owner(name: string): ToolSession | undefined {
-    return [...this.#sessions.values()].find((s) => s.functions().some((f) => f.name === name));
+    const has = (specs: readonly ToolSpec[] | undefined) => specs?.some((f) => f.name === name) ?? false;
+    return [...this.#sessions.values()].find((s) => has(s.functions()) || has(s.loadedFunctions?.()));
   }
 
   /** The model called `name`: its tool begins the call (null: nothing runs now). */
@@ -78,6 +85,11 @@ export class ToolSessions {
   /** Tools the sessions made callable beyond the leading list (what a search loaded), in load order. */
   loaded(): Tool[] {
     return [...this.#sessions.values()].flatMap((s) => s.loaded?.() ?? []);
+  }
+
+  /** Builtin functions a load made callable (a deferred MCP server's), in load order: never in the leading list. */
+  loadedFunctions(): ToolSpec[] {
+    return [...this.#sessions.values()].flatMap((s) => s.loadedFunctions?.() ?? []);
   }
 
   /** Citations of a finished message's text from every tool that showed the model pages. */

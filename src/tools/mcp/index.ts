@@ -7,6 +7,8 @@ import type { RuntimeToolsOptions } from '../../protocol/runtime-options';
 import { onFirstUse } from '../on-first-use';
 
 export { mcpTool } from './mcp-tool';
+// What tool_search shows of a deferred server's loaded tools, rebuilt from stored items.
+export { mcpLoadedSpecs } from './mcp-deferred';
 
 /** The MCP client unless turned off (`mcp: false`); `appOrigin` is never reached. */
 export function mcpPort(options: RuntimeToolsOptions, appOrigin: string): McpPort | undefined {

@@ -12,6 +12,8 @@ import { mcpFunctionName } from './mcp-call-view';
 export interface McpServerPlan {
   target: McpServerTarget;
   description?: string;
+  /** `defer_loading`: its tools are shown to the model only once a search loads them. */
+  deferred: boolean;
   /** `allowed_tools`: whether the model may see (and call) this tool. */
   allowed(tool: McpToolInfo): boolean;
   /** `require_approval`: whether a call of this tool waits for the user. */
@@ -31,12 +33,20 @@ export interface McpApproval {
 }
 
 export function mcpToolSpec(entry: McpToolEntry): ToolSpec {
-  const { server, tool } = entry;
-  const about = server.description ? ` (${server.description})` : '';
+  return mcpFunctionSpec(entry.server.target.label, entry.server.description, entry.tool);
+}
+
+/**
+ * The function a server's tool is shown as, from its label, its description and the tool as
+ * listed: all a stored listing and a search's output hold, so a load's text reads the same
+ * in every later turn (tools/tool-search).
+ */
+export function mcpFunctionSpec(label: string, serverDescription: string | undefined, tool: McpToolInfo): ToolSpec {
+  const about = serverDescription ? ` (${serverDescription})` : '';
   const schema = typeof tool.input_schema === 'object' && tool.input_schema !== null ? (tool.input_schema as Record<string, unknown>) : { type: 'object' };
   return {
-    name: mcpFunctionName(server.target.label, tool.name),
-    description: `Tool '${tool.name}' of the MCP server '${server.target.label}'${about}.${tool.description ? ` ${tool.description}` : ''}`,
+    name: mcpFunctionName(label, tool.name),
+    description: `Tool '${tool.name}' of the MCP server '${label}'${about}.${tool.description ? ` ${tool.description}` : ''}`,
     parameters: schema,
   };
 }
@@ -61,6 +71,7 @@ export function mcpServerPlan(tool: McpTool): McpServerPlan {
   return {
     target: { label: tool.server_label, url: tool.server_url, headers },
     ...(tool.server_description ? { description: tool.server_description } : {}),
+    deferred: tool.defer_loading === true,
     allowed: (t) => (allowedTools == null ? true : Array.isArray(allowedTools) ? allowedTools.includes(t.name) : matches(allowedTools, t)),
     needsApproval: (t) => {
       if (approval === 'always') return true;

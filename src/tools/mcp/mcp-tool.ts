@@ -20,6 +20,7 @@ import { newId } from '../../shared/ids';
 import { approvalAsConversation, approvalRequests, mcpCallAsConversation, mcpFunctionName } from './mcp-call-view';
 import { beginMcpCall, listMcpTools, requestMcpApproval, runMcpCall } from './mcp-calls';
 import { listedEarlier, mcpServersOf, mcpToolSpec, type McpApproval, type McpServerPlan, type McpToolEntry } from './mcp-servers';
+import { loadedByEntries, mcpCandidates } from './mcp-deferred';
 
 /**
  * Each `mcp_approval_response` of the input answers an `mcp_approval_request` of the chain,
@@ -120,7 +121,7 @@ export function mcpTool(port: McpPort | undefined): BuiltinTool {
     checkTurn: (entries, turn) => void approvalsOf(entries.map((e) => e.tool), turn),
     accept,
     view,
-    session(entries, turn) {
+    session(entries, turn, _host, request) {
       // A server listed earlier in the chain is not asked again; its tools pass today's allowed_tools.
       const known: McpToolEntry[] = [];
       const toList: McpServerPlan[] = [];
@@ -130,10 +131,20 @@ export function mcpTool(port: McpPort | undefined): BuiltinTool {
         if (earlier) known.push(...earlier.filter((t) => server.allowed(t)).map((tool) => ({ server, tool })));
         else toList.push(server);
       }
-      const byName = () => new Map(known.map((e) => [mcpToolSpec(e).name, e] as const));
+      // A deferred server's tool is callable once a search loaded it (earlier in the chain, or during this response).
+      const isLoaded = () => loadedByEntries(request.loaded?.() ?? []);
+      const loadedDeferred = () => {
+        const loaded = isLoaded();
+        return known.filter((e) => e.server.deferred && loaded(e.server.target.label, e.tool.name));
+      };
+      const callable = () => [...known.filter((e) => !e.server.deferred), ...loadedDeferred()];
+      const byName = () => new Map(callable().map((e) => [mcpToolSpec(e).name, e] as const));
       const approvals = approvalsOf(entries, turn);
+      const byLabel = new Map(entries.flatMap((t) => (t.type === 'mcp' ? [[t.server_label, t] as const] : [])));
       return {
-        functions: () => known.map(mcpToolSpec),
+        functions: () => known.filter((e) => !e.server.deferred).map(mcpToolSpec),
+        deferred: () => mcpCandidates(known, byLabel),
+        loadedFunctions: () => loadedDeferred().map(mcpToolSpec),
         async prepare({ items, signal }) {
           for (const server of toList) {
             const tools: McpToolInfo[] = await listMcpTools(items, server, port, signal);

@@ -9,7 +9,7 @@
 import type { ToolSpec } from '../../chat/chat-format';
 import { toolDefinition } from '../../chat/tool-definition';
 import type { Tool } from '../../protocol/create-request';
-import type { LoadableTool } from '../../protocol/tool-search';
+import type { LoadableTool, LoadedMcpTool } from '../../protocol/tool-search';
 
 /** One deferred function: how it is found (name, description) and the tool entry that loads it. */
 export interface DeferredEntry {
@@ -17,9 +17,14 @@ export interface DeferredEntry {
   key: string;
   /** The words a search matches: its name (split at `_`, `-`, case changes), its namespace's, the descriptions. */
   text: string;
-  /** The entry as a `tool_search_output` lists it (a namespace with this one member). */
+  /** The entry as a `tool_search_output` lists it (a namespace with this one member; an MCP server allowing this one tool). */
   tool: LoadableTool;
+  /** How the model is shown it, for a builtin's deferred tool (an MCP server's, from its listing). */
+  spec?: ToolSpec;
 }
+
+/** The functions a loaded MCP entry shows, which only its server's listing knows. */
+export type McpSpecs = (entry: LoadedMcpTool) => ToolSpec[];
 
 const deferred = (tool: { defer_loading?: boolean | undefined }) => tool.defer_loading === true;
 const words = (name: string) => name.replace(/[_-]+/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2');
@@ -41,10 +46,11 @@ export function deferredEntries(tools: readonly Tool[]): DeferredEntry[] {
 }
 
 /** The model-side functions of loaded tools (a namespace's members, custom tools as functions of `input`). */
-export function loadedSpecs(tools: readonly LoadableTool[]): ToolSpec[] {
+export function loadedSpecs(tools: readonly LoadableTool[], mcpSpecs: McpSpecs): ToolSpec[] {
   return tools.flatMap((tool): ToolSpec[] => {
     if (tool.type === 'function') return [{ name: tool.name, description: tool.description ?? null, parameters: tool.parameters ?? null }];
     if (tool.type === 'custom') return [customSpec(tool.name, tool.description)];
+    if (tool.type === 'mcp') return mcpSpecs(tool);
     return tool.tools.map((member) => {
       const name = `${tool.name}__${member.name}`;
       const about = [tool.description, member.description].filter(Boolean).join(' ');
@@ -58,19 +64,30 @@ function customSpec(name: string, about: string | null | undefined): ToolSpec {
 }
 
 /** What the model is shown of a search's result: the loaded functions, in the same JSON its leading tool list uses. */
-export function loadedText(tools: readonly LoadableTool[]): string {
-  const specs = loadedSpecs(tools);
+export function loadedText(tools: readonly LoadableTool[], mcpSpecs: McpSpecs): string {
+  const specs = loadedSpecs(tools, mcpSpecs);
   if (specs.length === 0) return 'No tools matched. Try other words, or answer without a tool.';
   return `Loaded ${specs.length} tool${specs.length > 1 ? 's' : ''}; call ${specs.length > 1 ? 'them' : 'it'} like the others:\n${specs.map((s) => JSON.stringify(toolDefinition(s))).join('\n')}`;
 }
 
-/** Merges loaded entries so a namespace appears once, with its loaded members in order. */
+/** Merges loaded entries so a namespace (an MCP server) appears once, with its loaded members (tools) in order. */
 export function mergeLoaded(entries: readonly LoadableTool[]): LoadableTool[] {
   const merged: LoadableTool[] = [];
   for (const tool of entries) {
-    const same = tool.type === 'namespace' ? merged.find((t) => t.type === 'namespace' && t.name === tool.name) : undefined;
-    if (same && same.type === 'namespace' && tool.type === 'namespace') same.tools = [...same.tools, ...tool.tools];
-    else merged.push(tool.type === 'namespace' ? { ...tool, tools: [...tool.tools] } : tool);
+    if (tool.type === 'namespace') {
+      const same = merged.find((t) => t.type === 'namespace' && t.name === tool.name);
+      if (same?.type === 'namespace') same.tools = [...same.tools, ...tool.tools];
+      else merged.push({ ...tool, tools: [...tool.tools] });
+    } else if (tool.type === 'mcp' && Array.isArray(tool.allowed_tools)) {
+      const same = merged.find((t) => t.type === 'mcp' && t.server_label === tool.server_label && Array.isArray(t.allowed_tools));
+      if (same?.type === 'mcp' && Array.isArray(same.allowed_tools)) same.allowed_tools = [...same.allowed_tools, ...tool.allowed_tools];
+      else merged.push({ ...tool, allowed_tools: [...tool.allowed_tools] });
+    } else merged.push(tool);
   }
   return merged;
+}
+
+/** The model-side names loaded entries make callable, for what a search need not load again (MCP: `<label>__<tool>`, from their specs). */
+export function loadedKeys(tools: readonly LoadableTool[], mcpSpecs: McpSpecs): Set<string> {
+  return new Set(loadedSpecs(tools, mcpSpecs).map((s) => s.name));
 }

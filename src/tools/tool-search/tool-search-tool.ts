@@ -13,14 +13,14 @@
  */
 import type { z } from 'zod';
 import type { ConversationItem, ToolSpec } from '../../chat/chat-format';
-import type { BuiltinTool, ToolCall, ToolEntry, TurnItems } from '../../ports/builtin-tool';
+import type { BuiltinTool, DeferredCandidate, ToolCall, ToolEntry, TurnItems } from '../../ports/builtin-tool';
 import type { Tool } from '../../protocol/create-request';
 import type { OutputItem, StoredItem } from '../../protocol/output-items';
 import {
   ToolSearchCallInput,
   ToolSearchOutputInput,
   ToolSearchTool,
-  type LoadableTool,
+  LoadableTool,
   type ToolSearchCall,
   type ToolSearchOutput,
 } from '../../protocol/tool-search';
@@ -28,7 +28,8 @@ import { invalidRequest } from '../../shared/api-error';
 import { Codes } from '../../shared/error-codes';
 import { newId } from '../../shared/ids';
 import { parseArgs, str } from '../call-view';
-import { deferredEntries, loadedSpecs, loadedText, mergeLoaded } from './deferred-catalog';
+import { mcpLoadedSpecs } from '../mcp';
+import { deferredEntries, loadedKeys, loadedText, mergeLoaded, type DeferredEntry, type McpSpecs } from './deferred-catalog';
 
 export const TOOL_SEARCH_NAME = 'tool_search';
 /** How many tools one search loads at most: enough for a task, few enough to keep the prompt small. */
@@ -52,8 +53,12 @@ function searchSpec(entry: ToolSearchTool, tools: readonly Tool[]): ToolSpec {
       description: entry.description ?? 'Search for more tools by what they do; the best matches are loaded and can be called after.',
       parameters: entry.parameters ?? QUERY_PARAMETERS,
     };
-  // Groups whose members are deferred are named (stable for the request: part of the cached prefix).
-  const groups = tools.flatMap((t) => (t.type === 'namespace' && t.tools.some((m) => m.defer_loading === true) ? [`${t.name} (${t.description})`] : []));
+  // Groups whose members are deferred are named (stable for the request: part of the cached prefix); a deferred MCP server is one.
+  const groups = tools.flatMap((t) => {
+    if (t.type === 'namespace' && t.tools.some((m) => m.defer_loading === true)) return [`${t.name} (${t.description})`];
+    if (t.type === 'mcp' && t.defer_loading === true) return [`${t.server_label} (MCP server${t.server_description ? `: ${t.server_description}` : ''})`];
+    return [];
+  });
   return {
     name: TOOL_SEARCH_NAME,
     description: `Find and load more tools. Many tools are not listed here until you load them: search by what you need done. The best matches are loaded and you can call them right after.${groups.length ? ` Groups of tools to search: ${groups.join('; ')}.` : ''}`,
@@ -92,15 +97,26 @@ function accept(input: { type: string }): StoredItem {
   });
 }
 
-/** The call as the function call the model made; the output as what it was shown (the loaded functions). */
-function view(stored: StoredItem): ConversationItem[] {
+/** The call as the function call the model made. */
+function callView(item: ToolSearchCall): ConversationItem[] {
+  const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+  return [{ type: 'function_call', call_id: item.call_id ?? item.id, name: TOOL_SEARCH_NAME, arguments: args }];
+}
+
+/**
+ * The call as the function call the model made; the output as what it was shown (the loaded
+ * functions). A loaded MCP tool is shown from its server's listing among `items`, so the
+ * output is shown after its call, as one: the round that ran the search shows both (`run`),
+ * and there the output alone — its call not among `items` — shows nothing more.
+ */
+function view(stored: StoredItem, items: readonly StoredItem[]): ConversationItem[] {
   const item = stored as unknown as ToolSearchCall | ToolSearchOutput;
+  if (item.type === 'tool_search_call') return callView(item);
   const callId = item.call_id ?? item.id;
-  if (item.type === 'tool_search_call') {
-    const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
-    return [{ type: 'function_call', call_id: callId, name: TOOL_SEARCH_NAME, arguments: args }];
-  }
-  return [{ type: 'function_call_output', call_id: callId, output: loadedText(item.tools) }];
+  const calls = items as unknown as ReadonlyArray<{ type: string; call_id?: string | null; id?: string }>;
+  if (!calls.some((i) => i.type === 'tool_search_call' && (i.call_id ?? i.id) === callId)) return [];
+  const at = items.indexOf(stored);
+  return [{ type: 'function_call_output', call_id: callId, output: loadedText(item.tools, (entry) => mcpLoadedSpecs(entry, items, at)) }];
 }
 
 /** One `tool_search` entry; run here it needs deferred tools to search. */
@@ -108,9 +124,11 @@ function check(entries: readonly ToolEntry[], _host: unknown, tools: readonly To
   if (entries.length > 1) throw invalidRequest("Only one tool_search tool may be given in 'tools'.", `tools[${entries[1]!.index}]`, Codes.invalidValue);
   const { tool, index } = entries[0]!;
   const entry = ToolSearchTool.parse(tool);
-  if ((entry.execution ?? 'server') === 'server' && deferredEntries(tools).length === 0)
+  // A deferred MCP server counts before it is listed: its tools are known only when the response runs.
+  const deferredServer = tools.some((t) => t.type === 'mcp' && t.defer_loading === true);
+  if ((entry.execution ?? 'server') === 'server' && deferredEntries(tools).length === 0 && !deferredServer)
     throw invalidRequest(
-      "The tool_search tool has no deferred tools to search: mark functions (or a namespace's functions) with defer_loading: true, or remove tool_search from 'tools'.",
+      "The tool_search tool has no deferred tools to search: mark functions (a namespace's functions, or an mcp server) with defer_loading: true, or remove tool_search from 'tools'.",
       `tools[${index}]`,
       Codes.invalidValue,
     );
@@ -163,8 +181,11 @@ export function toolSearchTool(): BuiltinTool {
             index,
             run: async () => {
               const { rankTools } = await import('./tool-ranking');
-              const have = new Set(loadedSpecs(loaded()).map((s) => s.name));
-              const candidates = deferredEntries(request.tools).filter((e) => !have.has(e.key));
+              // Other tools' deferred tools (an MCP server's) are known once listed: read now.
+              const offered = (request.deferred?.() ?? []).flatMap(asEntry);
+              const mcpSpecs = specsFrom(offered);
+              const have = loadedKeys(loaded(), mcpSpecs);
+              const candidates = [...deferredEntries(request.tools), ...offered].filter((e) => !have.has(e.key));
               const keys = rankTools(candidates, str(parsed.query), MAX_LOADED_PER_SEARCH);
               const tools = mergeLoaded(keys.map((key) => candidates.find((e) => e.key === key)!.tool));
               loadedNow.push(...tools);
@@ -172,11 +193,28 @@ export function toolSearchTool(): BuiltinTool {
               items.complete(index, asItem(done));
               const output: ToolSearchOutput = { type: 'tool_search_output', id: newId('tso'), call_id: call.call_id, execution, status: 'completed', tools };
               items.complete(items.begin(asItem(output)), asItem(output));
-              return view(asStored(done));
+              // The call and its output, as one (see `view`): the same text later turns rebuild from the stored items.
+              return [...callView(done), { type: 'function_call_output', call_id: call.call_id!, output: loadedText(tools, mcpSpecs) }];
             },
           };
         },
       };
     },
+  };
+}
+
+/** A builtin's deferred tool as the search ranks it (a loadable entry: an MCP server's). */
+function asEntry(candidate: DeferredCandidate): DeferredEntry[] {
+  const tool = LoadableTool.safeParse(candidate.tool);
+  return tool.success ? [{ key: candidate.key, text: candidate.text, tool: tool.data, spec: candidate.spec }] : [];
+}
+
+/** A loaded MCP entry's functions, from the candidates its server offered (in its `allowed_tools` order). */
+function specsFrom(offered: readonly DeferredEntry[]): McpSpecs {
+  return (entry) => {
+    const ofServer = offered.filter((e) => e.tool.type === 'mcp' && e.tool.server_label === entry.server_label);
+    const nameOf = (e: DeferredEntry) => (e.tool.type === 'mcp' && Array.isArray(e.tool.allowed_tools) ? e.tool.allowed_tools[0] : undefined);
+    const picked = Array.isArray(entry.allowed_tools) ? entry.allowed_tools.flatMap((name) => ofServer.filter((e) => nameOf(e) === name)) : ofServer;
+    return picked.flatMap((e) => (e.spec ? [e.spec] : []));
   };
 }
