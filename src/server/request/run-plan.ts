@@ -135,6 +135,7 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
 
   const assemble = (): RunPlan => {
     const tools = listed.flatMap((tool) => specsOf(tool, sessions.functionsAt(inPlay.indexOf(tool))));
+    const listedNames = new Set(tools.map((t) => t.name));
     const instructions = withVerbosity(request.instructions, request.text?.verbosity);
     const renderInput = (items: readonly ConversationItem[], shown: ToolSpec[]): RenderInput => ({
       instructions,
@@ -144,9 +145,8 @@ export function buildRunPlan({ request, format, conversation, maxToolRounds, too
     });
     // An engine that templates for itself (an upstream) must be told every callable tool; a
     // local prompt keeps loaded tools out of its leading list, where the load shows them.
-    const describe = (items: readonly ConversationItem[]): RenderInput => renderInput(items, [...tools, ...loadedSpecs().filter((l) => !tools.some((t) => t.name === l.name))]);
+    const describe = (items: readonly ConversationItem[]): RenderInput => renderInput(items, [...tools, ...loadedSpecs().filter((l) => !listedNames.has(l.name))]);
     const render = (items: readonly ConversationItem[]): Rendered => format.render(renderInput(items, tools));
-    const listedNames = new Set(tools.map((t) => t.name));
     const callableNames = () => new Set([...listedNames, ...loadedSpecs().map((t) => t.name)]);
     const isBuiltin = (name: string) => sessions.owner(name) !== undefined && !clientFunctions.has(name);
     // A call of a shell, patch or custom tool whose arguments do not fit its item stays text.

@@ -4,7 +4,7 @@
  * the run hands them the calls the model writes; nothing here knows which tool is which.
  */
 import type { ToolSpec } from '../../chat/chat-format';
-import type { CallContext, CitedSource, ToolCall, ToolHost, ToolPeers, ToolSession, TurnItems } from '../../ports/builtin-tool';
+import type { CallContext, CitedSource, DeferredCandidate, ToolCall, ToolHost, ToolPeers, ToolSession, TurnItems } from '../../ports/builtin-tool';
 import type { Tool } from '../../protocol/create-request';
 import type { UrlCitation } from '../../protocol/output-items';
 import type { ToolRegistry } from '../state/tool-registry';
@@ -27,12 +27,8 @@ export class ToolSessions {
       functionsAt: (index) => opened?.functionsAt(index) ?? [],
       begin: (name, args, context) => opened?.begin(name, args, context) ?? null,
     };
-    // Read lazily (at a search, at a round): every session exists by then, and a load made during the run counts.
-    const request = {
-      tools,
-      deferred: () => [...sessions.values()].flatMap((s) => s.deferred?.() ?? []),
-      loaded: () => [...sessions.values()].flatMap((s) => s.loaded?.() ?? []),
-    };
+    // Read lazily too (at a search, at a round): a load made during the run counts.
+    const request = { tools, deferred: () => opened?.deferred() ?? [], loaded: () => opened?.loaded() ?? [] };
     for (const [tool, entries] of registry.entries(tools))
       sessions.set(
         entries[0]!.index,
@@ -80,6 +76,11 @@ export class ToolSessions {
   /** The model called `name`: its tool begins the call (null: nothing runs now). */
   begin(name: string, args: string, context: CallContext): ToolCall | null {
     return this.owner(name)?.begin(name, args, context) ?? null;
+  }
+
+  /** What the sessions hold back until a search loads it (a deferred MCP server's tools), for a search to rank. */
+  deferred(): DeferredCandidate[] {
+    return [...this.#sessions.values()].flatMap((s) => s.deferred?.() ?? []);
   }
 
   /** Tools the sessions made callable beyond the leading list (what a search loaded), in load order. */
